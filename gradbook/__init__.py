@@ -1,0 +1,44 @@
+"""gradbook: PyTorch's autograd, in NumPy, for teaching.
+
+Swap ``import torch`` for ``import gradbook as torch`` and a lesson on autograd runs and
+prints the same text.
+
+>>> import gradbook as torch
+>>> x = torch.tensor(2, dtype=torch.float, requires_grad=True)
+>>> for _ in range(3):
+...     y = x * x
+...     y.backward()
+>>> x.grad
+tensor(12.)
+"""
+
+from __future__ import annotations
+
+from . import autograd
+from ._factories import (
+    arange, empty, eye, full, full_like, linspace, manual_seed, ones, ones_like, rand, rand_like,
+    randint, randn, randn_like, randperm, zeros, zeros_like,
+)
+from ._functions import (
+    abs, add, allclose, argmax, argmin, cat, clamp, clip, cos, div, dot, equal, exp, flatten,
+    is_tensor, log, log_softmax, matmul, max, maximum, mean, min, minimum, mm, mul, mv, neg,
+    numel, permute, pow, relu, reshape, sigmoid, sin, softmax, sqrt, squeeze, stack, sub, sum, t,
+    tanh, transpose, unsqueeze, where,
+)
+from ._ops import where as _where  # noqa: F401
+from ._printing import get_printoptions, set_printoptions
+from ._tensor import (
+    Size, Tensor, as_tensor, bool, double, dtype, float, float16, float32, float64, from_numpy,
+    half, int, int32, int64, long, tensor,
+)
+from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+
+__version__ = "0.1.0"
+
+
+def get_default_dtype() -> dtype:
+    """float32, as in torch."""
+    return float32
+
+
+from . import nn, optim  # noqa: E402  (they build on the names above)

@@ -1,0 +1,1059 @@
+"""THE op table: one ``Function`` per op, forward in NumPy beside its backward rules.
+
+Each class is named after the ``grad_fn`` torch creates for the same call. Its ``vjps`` hold
+one rule per input: given the upstream gradient ``g`` of the output, the rule returns
+``g · ∂out/∂input`` (a vector-Jacobian product). The rules use Tensor ops, so that
+``create_graph=True`` can differentiate them again. Broadcasting is undone in one place,
+``unbroadcast`` in ``autograd/graph.py``.
+
+Below the table are the small dispatch functions that the Tensor methods call: they lift
+Python numbers to tensors, promote dtypes as torch does, and pick the right op.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, Sequence
+
+import numpy as np
+
+from ._tensor import Tensor
+from .autograd.grad_mode import _State, no_grad
+from .autograd.graph import Function
+
+
+def _const(array: Any) -> Tensor:
+    return Tensor._make(array)
+
+
+# ================================================================ arithmetic
+
+
+class AddBackward0(Function):
+    """out = self + other;  ∂out/∂self = 1,  ∂out/∂other = 1."""
+
+    inputs = ("self", "other")
+    forward = np.add
+    vjps = (lambda n, g: g, lambda n, g: g)
+
+
+class SubBackward0(Function):
+    """out = self - other;  ∂out/∂self = 1,  ∂out/∂other = -1."""
+
+    inputs = ("self", "other")
+    forward = np.subtract
+    vjps = (lambda n, g: g, lambda n, g: -g)
+
+
+class RsubBackward1(Function):
+    """out = other - self, for a number ``other`` (``1 - x``);  ∂out/∂self = -1."""
+
+    forward = staticmethod(lambda a, other: np.subtract(other, a, dtype=a.dtype))
+    vjps = (lambda n, g: -g,)
+
+
+class MulBackward0(Function):
+    """out = self · other;  ∂out/∂self = other,  ∂out/∂other = self."""
+
+    inputs = ("self", "other")
+    saves = ("self", "other")
+    forward = np.multiply
+    vjps = (lambda n, g: g * n.other, lambda n, g: g * n.self)
+
+
+class DivBackward0(Function):
+    """out = self / other;  ∂out/∂self = 1/other,  ∂out/∂other = -self/other²."""
+
+    inputs = ("self", "other")
+    saves = ("self", "other")
+    forward = np.true_divide
+    vjps = (lambda n, g: g / n.other, lambda n, g: -g * n.self / (n.other * n.other))
+
+
+class ReciprocalBackward0(Function):
+    """out = 1/self;  ∂out/∂self = -1/self² = -out²."""
+
+    saves = ("result",)
+    forward = staticmethod(lambda a: np.reciprocal(a.astype(np.float32) if a.dtype.kind != "f" else a))
+    vjps = (lambda n, g: -g * n.result * n.result,)
+
+
+class NegBackward0(Function):
+    """out = -self;  ∂out/∂self = -1."""
+
+    forward = np.negative
+    vjps = (lambda n, g: -g,)
+
+
+class PowBackward0(Function):
+    """out = self ** exponent, for a number exponent;  ∂out/∂self = exponent · self^(exponent-1)."""
+
+    saves = ("self", "exponent")
+    forward = staticmethod(lambda a, exponent: np.power(a, exponent))
+    vjps = (lambda n, g: g * 0 if n.exponent == 0 else g * n.exponent * n.self ** (n.exponent - 1),)
+
+
+class PowBackward1(Function):
+    """out = self ** exponent, both tensors.
+
+    ∂out/∂self = exponent · self^(exponent-1),  ∂out/∂exponent = out · ln(self).
+    """
+
+    inputs = ("self", "exponent")
+    saves = ("self", "exponent", "result")
+    forward = np.power
+    vjps = (
+        lambda n, g: g * where(n.exponent == 0, 0.0, n.exponent * n.self ** (n.exponent - 1)),
+        lambda n, g: g * where((n.self == 0) & (n.exponent >= 0), 0.0, n.result * n.self.log()),
+    )
+
+
+class PowBackward2(Function):
+    """out = base ** exponent, for a number base (``2 ** x``);  ∂out/∂exponent = out · ln(base)."""
+
+    inputs = ("exponent",)
+    saves = ("base", "exponent", "result")
+    forward = staticmethod(lambda e, base: np.power(np.asarray(base, dtype=e.dtype), e))
+    vjps = (lambda n, g: g * 0 if n.base == 0 else g * n.result * float(np.log(n.base)),)
+
+
+# ================================================================ matrix products
+
+
+class DotBackward0(Function):
+    """out = Σᵢ selfᵢ tensorᵢ;  ∂out/∂self = tensor,  ∂out/∂tensor = self."""
+
+    inputs = ("self", "tensor")
+    saves = ("self", "tensor")
+    forward = np.dot
+    vjps = (lambda n, g: g * n.tensor, lambda n, g: g * n.self)
+
+
+class MvBackward0(Function):
+    """out = self @ vec (matrix · vector);  ∂/∂self: g ⊗ vec,  ∂/∂vec: selfᵀ @ g."""
+
+    inputs = ("self", "vec")
+    saves = ("self", "vec")
+    forward = np.matmul
+    vjps = (lambda n, g: g.unsqueeze(1) * n.vec, lambda n, g: n.self.t() @ g)
+
+
+class MmBackward0(Function):
+    """out = self @ mat2;  ∂/∂self: g @ mat2ᵀ,  ∂/∂mat2: selfᵀ @ g."""
+
+    inputs = ("self", "mat2")
+    saves = ("self", "mat2")
+    forward = np.matmul
+    vjps = (lambda n, g: g @ n.mat2.t(), lambda n, g: n.self.t() @ g)
+
+
+class BmmBackward0(Function):
+    """out = self @ mat2 over (broadcast) batch dimensions; the rules of MmBackward0 per batch."""
+
+    inputs = ("self", "mat2")
+    saves = ("self", "mat2")
+    forward = np.matmul
+    vjps = (lambda n, g: g @ n.mat2.mT, lambda n, g: n.self.mT @ g)
+
+
+class AddmmBackward0(Function):
+    """out = self + mat1 @ mat2 (``nn.Linear`` on a batch: bias + x @ Wᵀ)."""
+
+    inputs = ("self", "mat1", "mat2")
+    saves = ("mat1", "mat2")
+    forward = staticmethod(lambda b, m1, m2: np.add(np.matmul(m1, m2), b))
+    vjps = (lambda n, g: g, lambda n, g: g @ n.mat2.t(), lambda n, g: n.mat1.t() @ g)
+
+
+# ================================================================ elementwise functions
+
+
+class ExpBackward0(Function):
+    """out = eˢᵉˡᶠ;  ∂out/∂self = eˢᵉˡᶠ = out."""
+
+    saves = ("result",)
+    forward = np.exp
+    vjps = (lambda n, g: g * n.result,)
+
+
+class LogBackward0(Function):
+    """out = ln(self);  ∂out/∂self = 1/self."""
+
+    saves = ("self",)
+    forward = np.log
+    vjps = (lambda n, g: g / n.self,)
+
+
+class SqrtBackward0(Function):
+    """out = √self;  ∂out/∂self = 1/(2√self) = 1/(2·out)."""
+
+    saves = ("result",)
+    forward = np.sqrt
+    vjps = (lambda n, g: g / (2 * n.result),)
+
+
+class AbsBackward0(Function):
+    """out = |self|;  ∂out/∂self = sign(self) (0 at 0, as in torch)."""
+
+    saves = ("self",)
+    forward = np.abs
+    vjps = (lambda n, g: g * _const(np.sign(n.self._array)),)
+
+
+class SinBackward0(Function):
+    """out = sin(self);  ∂out/∂self = cos(self)."""
+
+    saves = ("self",)
+    forward = np.sin
+    vjps = (lambda n, g: g * n.self.cos(),)
+
+
+class CosBackward0(Function):
+    """out = cos(self);  ∂out/∂self = -sin(self)."""
+
+    saves = ("self",)
+    forward = np.cos
+    vjps = (lambda n, g: g * -n.self.sin(),)
+
+
+class TanhBackward0(Function):
+    """out = tanh(self);  ∂out/∂self = 1 - tanh² = 1 - out²."""
+
+    saves = ("result",)
+    forward = np.tanh
+    vjps = (lambda n, g: g * (1 - n.result * n.result),)
+
+
+def _sigmoid(a: np.ndarray) -> np.ndarray:
+    # 1/(1+e^-a) overflows for very negative a; this form never does
+    e = np.exp(-np.abs(a))
+    return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+
+
+class SigmoidBackward0(Function):
+    """out = σ(self) = 1/(1+e⁻ˢᵉˡᶠ);  ∂out/∂self = σ(1-σ) = out·(1-out)."""
+
+    saves = ("result",)
+    forward = staticmethod(_sigmoid)
+    vjps = (lambda n, g: g * n.result * (1 - n.result),)
+
+
+class ReluBackward0(Function):
+    """out = max(self, 0);  ∂out/∂self = 1 where out > 0, else 0."""
+
+    saves = ("result",)
+    forward = staticmethod(lambda a: np.maximum(a, 0, dtype=a.dtype))
+    vjps = (lambda n, g: g * _const(n.result._array > 0),)
+
+
+class ClampBackward1(Function):
+    """out = min(max(self, min), max);  ∂out/∂self = 1 inside [min, max], else 0."""
+
+    saves = ("self", "min", "max")
+    forward = staticmethod(lambda a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False))
+    vjps = (
+        lambda n, g: g
+        * _const(
+            (n.self._array >= (-np.inf if n.min is None else n.min))
+            & (n.self._array <= (np.inf if n.max is None else n.max))
+        ),
+    )
+
+
+class MaximumBackward0(Function):
+    """out = max(self, other);  the gradient goes to the larger input (split in half on ties)."""
+
+    inputs = ("self", "other")
+    saves = ("self", "other")
+    forward = np.maximum
+    vjps = (
+        lambda n, g: g * _const((n.self._array > n.other._array) + 0.5 * (n.self._array == n.other._array)),
+        lambda n, g: g * _const((n.other._array > n.self._array) + 0.5 * (n.self._array == n.other._array)),
+    )
+
+
+class MinimumBackward0(Function):
+    """out = min(self, other);  the gradient goes to the smaller input (split in half on ties)."""
+
+    inputs = ("self", "other")
+    saves = ("self", "other")
+    forward = np.minimum
+    vjps = (
+        lambda n, g: g * _const((n.self._array < n.other._array) + 0.5 * (n.self._array == n.other._array)),
+        lambda n, g: g * _const((n.other._array < n.self._array) + 0.5 * (n.self._array == n.other._array)),
+    )
+
+
+class WhereBackward0(Function):
+    """out = condition ? self : other;  the gradient goes to the input that was picked."""
+
+    inputs = ("self", "other")
+    saves = ("condition",)
+    forward = staticmethod(lambda a, b, condition: np.where(condition, a, b))
+    vjps = (lambda n, g: g * _const(n.condition), lambda n, g: g * _const(~n.condition))
+
+
+class SoftmaxBackward0(Function):
+    """out = eˢᵉˡᶠ / Σ eˢᵉˡᶠ along dim;  vjp: out · (g - Σ g·out)."""
+
+    saves = ("result", "dim")
+
+    @staticmethod
+    def forward(a: np.ndarray, dim: int) -> np.ndarray:
+        e = np.exp(a - a.max(axis=dim, keepdims=True))
+        return e / e.sum(axis=dim, keepdims=True)
+
+    vjps = (lambda n, g: n.result * (g - (g * n.result).sum(n.dim, keepdim=True)),)
+
+
+class LogSoftmaxBackward0(Function):
+    """out = self - ln Σ eˢᵉˡᶠ along dim;  vjp: g - softmax · Σ g."""
+
+    saves = ("result", "dim")
+
+    @staticmethod
+    def forward(a: np.ndarray, dim: int) -> np.ndarray:
+        shifted = a - a.max(axis=dim, keepdims=True)
+        return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+
+    vjps = (lambda n, g: g - n.result.exp() * g.sum(n.dim, keepdim=True),)
+
+
+# ================================================================ reductions
+
+
+class SumBackward0(Function):
+    """out = Σ self (all elements);  ∂out/∂selfᵢ = 1, so g is copied to every element."""
+
+    forward = staticmethod(lambda a: np.sum(a))
+    vjps = (lambda n, g: g.expand(n._meta[0][0]),)
+
+
+class SumBackward1(Function):
+    """out = Σ self along ``dim``;  g is copied back along the summed dimensions."""
+
+    forward = staticmethod(lambda a, dim, keepdim: np.sum(a, axis=dim, keepdims=keepdim))
+    vjps = (lambda n, g: _unreduce(g, n).expand(n._meta[0][0]),)
+
+
+class MeanBackward0(Function):
+    """out = (Σ self) / N;  ∂out/∂selfᵢ = 1/N."""
+
+    forward = staticmethod(lambda a: np.mean(a, dtype=a.dtype))
+    vjps = (lambda n, g: g.expand(n._meta[0][0]) / max(int(np.prod(n._meta[0][0])), 1),)
+
+
+class MeanBackward1(Function):
+    """out = mean of self along ``dim``;  ∂out/∂selfᵢ = 1/(number of elements averaged)."""
+
+    forward = staticmethod(lambda a, dim, keepdim: np.mean(a, axis=dim, keepdims=keepdim, dtype=a.dtype))
+    vjps = (
+        lambda n, g: _unreduce(g, n).expand(n._meta[0][0]) / int(np.prod([n._meta[0][0][d] for d in n.dim])),
+    )
+
+
+def _unreduce(g: Tensor, n: Function) -> Tensor:
+    """Put back the dimensions a reduction without keepdim removed, as size 1."""
+    if n.keepdim:
+        return g
+    shape = list(n._meta[0][0])
+    for d in n.dim:
+        shape[d] = 1
+    return g.reshape(shape)
+
+
+class MaxBackward1(Function):
+    """out = max of all elements;  the gradient is shared evenly among the maxima."""
+
+    saves = ("self", "result")
+    forward = staticmethod(lambda a: np.max(a))
+    vjps = (lambda n, g: g * _const(_share(n.self._array == n.result._array)),)
+
+
+class MinBackward1(MaxBackward1):
+    """out = min of all elements;  the gradient is shared evenly among the minima."""
+
+    forward = staticmethod(lambda a: np.min(a))
+
+
+def _share(mask: np.ndarray) -> np.ndarray:
+    return mask / mask.sum()
+
+
+class MaxBackward0(Function):
+    """values = max along ``dim``;  the gradient goes to the position in ``indices``."""
+
+    saves = ("indices",)
+    forward = staticmethod(
+        lambda a, dim, keepdim, indices: np.take_along_axis(a, np.expand_dims(indices, dim), dim).squeeze(
+            axis=dim if not keepdim else ()
+        )
+    )
+    vjps = (lambda n, g: (g if n.keepdim else g.unsqueeze(n.dim)) * _const(_one_hot(n)),)
+
+
+class MinBackward0(MaxBackward0):
+    """values = min along ``dim``;  the gradient goes to the position in ``indices``."""
+
+
+def _one_hot(n: Function) -> np.ndarray:
+    shape = n._meta[0][0]
+    positions = np.arange(shape[n.dim]).reshape([-1 if d == n.dim else 1 for d in range(len(shape))])
+    return (positions == np.expand_dims(n.indices, n.dim)).astype(n._meta[0][1])
+
+
+# ================================================================ shape
+
+
+class ViewBackward0(Function):
+    """out = self with a new shape (same elements, same order);  g is reshaped back."""
+
+    forward = staticmethod(lambda a, shape: a.reshape(shape))
+    vjps = (lambda n, g: g.reshape(n._meta[0][0]),)
+
+
+class SqueezeBackward0(ViewBackward0):
+    """out = self without its size-1 dimensions;  g is reshaped back."""
+
+
+class SqueezeBackward1(ViewBackward0):
+    """out = self without size-1 dimension ``dim``;  g is reshaped back."""
+
+
+class SqueezeBackward4(ViewBackward0):
+    """out = self without size-1 dimensions ``dim`` (a tuple);  g is reshaped back."""
+
+
+class UnsqueezeBackward0(Function):
+    """out = self with a new size-1 dimension at ``dim``;  g is squeezed back."""
+
+    forward = staticmethod(lambda a, dim: np.expand_dims(a, dim))
+    vjps = (lambda n, g: g.squeeze(n.dim),)
+
+
+class TBackward0(Function):
+    """out = selfᵀ (``t()``, up to 2-D);  g is transposed back."""
+
+    forward = staticmethod(lambda a: a.T)
+    vjps = (lambda n, g: g.t(),)
+
+
+class TransposeBackward0(Function):
+    """out = self with dimensions ``dim0`` and ``dim1`` swapped;  g is swapped back."""
+
+    forward = staticmethod(lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1))
+    vjps = (lambda n, g: g.transpose(n.dim0, n.dim1),)
+
+
+class PermuteBackward0(Function):
+    """out = self with dimensions reordered by ``dims`` (also ``.T``);  g gets the inverse order."""
+
+    forward = staticmethod(lambda a, dims: np.transpose(a, dims))
+    vjps = (lambda n, g: g.permute(tuple(np.argsort(n.dims))),)
+
+
+class ExpandBackward0(Function):
+    """out = self repeated along size-1 (or new leading) dimensions;  g is summed back."""
+
+    forward = staticmethod(lambda a, size: np.broadcast_to(a, size))
+    vjps = (lambda n, g: g,)  # the engine's unbroadcast sums it back
+
+
+class CloneBackward0(Function):
+    """out = a copy of self;  ∂out/∂self = 1."""
+
+    forward = staticmethod(lambda a: a.copy())
+    vjps = (lambda n, g: g,)
+
+
+class ToCopyBackward0(Function):
+    """out = self converted to ``dtype``;  g is converted back (by the engine)."""
+
+    forward = staticmethod(lambda a, dtype: a.astype(dtype))
+    vjps = (lambda n, g: g,)
+
+
+class SelectBackward0(Function):
+    """out = self[index] along ``dim``;  g goes back to that position, zeros elsewhere."""
+
+    forward = staticmethod(lambda a, dim, index: a[(slice(None),) * dim + (index,)])
+    vjps = (lambda n, g: IndexPutBackward0.apply(g, shape=n._meta[0][0], index=(slice(None),) * n.dim + (n.index,)),)
+
+
+class SliceBackward0(Function):
+    """out = self[start:end:step] along ``dim``;  g goes back to those positions, zeros elsewhere."""
+
+    forward = staticmethod(lambda a, dim, start, end, step: a[(slice(None),) * dim + (slice(start, end, step),)])
+    vjps = (
+        lambda n, g: IndexPutBackward0.apply(
+            g, shape=n._meta[0][0], index=(slice(None),) * n.dim + (slice(n.start, n.end, n.step),)
+        ),
+    )
+
+
+class IndexBackward0(Function):
+    """out = self[indices] (integer arrays or a boolean mask);  g is added back at each index."""
+
+    saves = ("indices",)
+    forward = staticmethod(lambda a, indices: a[indices])
+    vjps = (lambda n, g: IndexPutBackward0.apply(g, shape=n._meta[0][0], index=n.indices),)
+
+
+class IndexPutBackward0(Function):
+    """out = zeros(shape) with self added at ``index``: the backward of indexing, differentiable."""
+
+    @staticmethod
+    def forward(g: np.ndarray, shape: tuple, index: Any) -> np.ndarray:
+        out = np.zeros(shape, dtype=g.dtype)
+        np.add.at(out, index, g)  # repeated indices add up, as x[[0, 0]] uses x[0] twice
+        return out
+
+    vjps = (lambda n, g: g[n.index],)
+
+
+class CatBackward0(Function):
+    """out = the inputs joined along ``dim``;  each input gets its slice of g."""
+
+    forward = staticmethod(lambda *arrays, dim, sizes: np.concatenate(arrays, axis=dim))
+
+    @property
+    def vjps(self) -> list:  # type: ignore[override]
+        ends = np.cumsum(self.sizes)
+        return [
+            lambda n, g, s=end - size, e=end: g[(slice(None),) * n.dim + (slice(int(s), int(e)),)]
+            for size, end in zip(self.sizes, ends)
+        ]
+
+
+class StackBackward0(Function):
+    """out = the inputs stacked along a new dimension ``dim``;  input i gets g selected at i."""
+
+    forward = staticmethod(lambda *arrays, dim: np.stack(arrays, axis=dim))
+
+    @property
+    def vjps(self) -> list:  # type: ignore[override]
+        return [lambda n, g, i=i: g[(slice(None),) * n.dim + (i,)] for i in range(len(self.next_functions))]
+
+
+# ================================================================ losses (gradbook.nn.functional)
+
+
+class MseLossBackward0(Function):
+    """out = mean((self - target)²);  ∂out/∂self = 2(self - target)/N,  ∂out/∂target = the negative."""
+
+    inputs = ("self", "target")
+    saves = ("self", "target")
+
+    @staticmethod
+    def forward(a: np.ndarray, t: np.ndarray, reduction: str) -> np.ndarray:
+        sq = np.square(a - t)
+        return sq if reduction == "none" else sq.sum(dtype=a.dtype) if reduction == "sum" else sq.mean(dtype=a.dtype)
+
+    vjps = (
+        lambda n, g: g * 2 * (n.self - n.target) / _mse_count(n),
+        lambda n, g: g * -2 * (n.self - n.target) / _mse_count(n),
+    )
+
+
+def _mse_count(n: Function) -> int:
+    return int(np.prod(np.broadcast_shapes(n._meta[0][0], n._meta[1][0]))) if n.reduction == "mean" else 1
+
+
+class NllLossBackward0(Function):
+    """out = -mean of self[i, target[i]] (self holds log-probabilities);  -1/N at each target."""
+
+    saves = ("self", "target")
+
+    @staticmethod
+    def forward(a: np.ndarray, target: np.ndarray, reduction: str, ignore_index: int) -> np.ndarray:
+        picked = -np.take_along_axis(a, np.expand_dims(np.where(target == ignore_index, 0, target), 1), 1)[:, 0]
+        picked = np.where(target == ignore_index, 0, picked).astype(a.dtype)
+        if reduction == "none":
+            return picked
+        return picked.sum() / (1 if reduction == "sum" else max((target != ignore_index).sum(), 1))
+
+    vjps = (lambda n, g: (g if n.reduction == "none" else g.unsqueeze(0)).unsqueeze(1) * _const(_nll_weights(n)),)
+
+
+def _nll_weights(n: Function) -> np.ndarray:
+    shape, dtype = n._meta[0]
+    target = n.target._array
+    keep = target != n.ignore_index
+    w = np.zeros(shape, dtype=dtype)
+    w[np.arange(shape[0])[keep], target[keep]] = -1
+    return w / (max(keep.sum(), 1) if n.reduction == "mean" else 1)
+
+
+# ================================================================ dispatch: numbers, dtypes, shapes
+
+
+def _scalar_dtype(value: Any, like: np.dtype) -> np.dtype:
+    """The dtype torch gives ``tensor <op> value`` for a Python number (it never widens floats)."""
+    if isinstance(value, (bool, np.bool_)):
+        return like
+    if isinstance(value, (int, np.integer)):
+        return like if like.kind != "b" else np.dtype(np.int64)
+    return like if like.kind == "f" else np.dtype(np.float32)
+
+
+def _lift(value: Any, like: Tensor) -> Tensor:
+    """A Tensor for ``value``: tensors pass through, numbers take the dtype torch would give."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (builtins.int, builtins.float, np.number, np.bool_)):
+        return _const(np.array(value, dtype=_scalar_dtype(value, like._array.dtype)))
+    from ._tensor import tensor
+
+    return tensor(value)
+
+
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}
+
+
+def _promote_types(x: np.dtype, y: np.dtype) -> np.dtype:
+    kx, ky = _KIND_RANK[x.kind], _KIND_RANK[y.kind]
+    if kx != ky:  # int with float gives that float (NumPy would widen to float64)
+        return x if kx > ky else y
+    return np.promote_types(x, y)
+
+
+def _promoted(a: np.ndarray, b: np.ndarray) -> np.dtype:
+    """torch's result dtype: a 0-d tensor only changes the dtype if it is of a higher kind."""
+    if (a.ndim == 0) == (b.ndim == 0):
+        return _promote_types(a.dtype, b.dtype)
+    dim, zero = (a, b) if b.ndim == 0 else (b, a)
+    if dim.dtype.kind == "f" or (dim.dtype.kind != "b" and zero.dtype.kind != "f"):
+        return dim.dtype
+    return _promote_types(dim.dtype, zero.dtype)
+
+
+def _broadcast_check(a: tuple, b: tuple) -> None:
+    for i in range(1, min(len(a), len(b)) + 1):
+        if a[-i] != b[-i] and a[-i] != 1 and b[-i] != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({a[-i]}) must match the size of tensor b ({b[-i]}) "
+                f"at non-singleton dimension {max(len(a), len(b)) - i}"
+            )
+
+
+def _pair(a: Tensor, b: Any) -> tuple[Tensor, Tensor]:
+    b = _lift(b, a)
+    if a._array.shape != b._array.shape:
+        _broadcast_check(a._array.shape, b._array.shape)
+    return a, b
+
+
+def _binary(cls: type[Function], a: Tensor, b: Tensor) -> Tensor:
+    out = cls.apply(a, b)
+    da, db = a._array.dtype, b._array.dtype
+    if da != db:
+        want = _promoted(a._array, b._array)
+        if out._array.dtype != want:
+            out._array = out._array.astype(want)
+    return out
+
+
+def add(a: Tensor, b: Any) -> Tensor:
+    """a + b, broadcasting."""
+    return _binary(AddBackward0, *_pair(a, b))
+
+
+def sub(a: Tensor, b: Any) -> Tensor:
+    """a - b, broadcasting."""
+    return _binary(SubBackward0, *_pair(a, b))
+
+
+def rsub(a: Tensor, b: Any) -> Tensor:
+    """b - a: a number minus a tensor is RsubBackward1, a tensor minus a tensor SubBackward0."""
+    if isinstance(b, Tensor):
+        return sub(b, a)
+    return RsubBackward1.apply(a.float() if a._array.dtype.kind != "f" and isinstance(b, float) else a, other=b)
+
+
+def mul(a: Tensor, b: Any) -> Tensor:
+    """a · b elementwise, broadcasting."""
+    return _binary(MulBackward0, *_pair(a, b))
+
+
+def div(a: Tensor, b: Any) -> Tensor:
+    """a / b (true division: integer tensors give float32)."""
+    a, b = _pair(a, b)
+    out = DivBackward0.apply(a, b)
+    want = _promoted(a._array, b._array)
+    want = want if want.kind == "f" else np.dtype(np.float32)
+    if out._array.dtype != want:
+        out._array = out._array.astype(want)
+    return out
+
+
+def rdiv(a: Tensor, b: Any) -> Tensor:
+    """b / a for a number b: torch records it as reciprocal(a) · b."""
+    if isinstance(b, Tensor):
+        return div(b, a)
+    return mul(ReciprocalBackward0.apply(a), b)
+
+
+def pow(a: Tensor, exponent: Any) -> Tensor:  # noqa: A001
+    """a ** exponent: PowBackward0 for a number exponent, PowBackward1 for a tensor."""
+    if isinstance(exponent, Tensor):
+        return _binary(PowBackward1, *_pair(a, exponent))
+    if a._array.dtype.kind != "f" and isinstance(exponent, float):
+        a = a.float()
+    return PowBackward0.apply(a, exponent=exponent)
+
+
+def rpow(a: Tensor, base: Any) -> Tensor:
+    """base ** a for a number base (PowBackward2)."""
+    if isinstance(base, Tensor):
+        return pow(base, a)
+    return PowBackward2.apply(a if a._array.dtype.kind == "f" else a.float(), base=base)
+
+
+def compare(ufunc: Any, a: Tensor, b: Any) -> Tensor:
+    """A comparison or logical op: a bool tensor, never recorded."""
+    a, b = _pair(a, b)
+    return _const(ufunc(a._array, b._array))
+
+
+def fill(t: Tensor, value: Any) -> Tensor:
+    """``value`` broadcast to t's shape (zero_, fill_, copy_)."""
+    v = _lift(value, t)
+    return v.expand(t.shape) if v._array.shape != t._array.shape else v
+
+
+def where(condition: Tensor, input: Any, other: Any) -> Tensor:  # noqa: A002
+    """condition ? input : other, elementwise; the gradient flows to the input that was picked.
+
+    >>> import gradbook as torch
+    >>> x = torch.tensor([-1.0, 2.0])
+    >>> torch.where(x > 0, x, 0.0)
+    tensor([0., 2.])
+    """
+    cond = condition._array if isinstance(condition, Tensor) else np.asarray(condition)
+    like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else Tensor._make(np.float32(0))
+    a, b = _lift(input, like), _lift(other, like)
+    _broadcast_check(cond.shape, np.broadcast_shapes(a._array.shape, b._array.shape))
+    out = WhereBackward0.apply(a, b, condition=cond.astype(bool))
+    if a._array.dtype != b._array.dtype:
+        out._array = out._array.astype(_promoted(a._array, b._array))
+    return out
+
+
+def clamp(t: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    """Limit values to [min, max]; the gradient is 1 inside and 0 where clipped."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    min, max = (v.item() if isinstance(v, Tensor) else v for v in (min, max))
+    return ClampBackward1.apply(t, min=min, max=max)
+
+
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    """Matrix product with torch's dispatch: dot (1-D·1-D), mv (2-D·1-D), mm (2-D·2-D), batched."""
+    b = _lift(b, a)
+    x, y = a._array, b._array
+    if x.ndim == 0 or y.ndim == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {x.ndim}D and {y.ndim}D")
+    if x.ndim == 1 and y.ndim == 1:
+        return dot(a, b)
+    if x.ndim == 2 and y.ndim == 1:
+        if x.shape[1] != y.shape[0]:
+            raise RuntimeError(f"size mismatch, got input ({x.shape[0]}), mat ({x.shape[0]}x{x.shape[1]}), vec ({y.shape[0]})")
+        return MvBackward0.apply(a, b)
+    if x.ndim == 1:
+        return SqueezeBackward4.apply(matmul(a.unsqueeze(0), b), shape=y.shape[:-2] + y.shape[-1:], dim=(-2,))
+    if y.ndim == 1:
+        return SqueezeBackward4.apply(matmul(a, b.unsqueeze(1)), shape=x.shape[:-1], dim=(-1,))
+    if x.shape[-1] != y.shape[-2]:
+        if x.ndim == 2 and y.ndim == 2:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]} and {y.shape[0]}x{y.shape[1]})")
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{x.shape[0]}, {x.shape[-1]}] "
+            f"but got: [{y.shape[0]}, {y.shape[-2]}]."
+        )
+    if x.ndim == 2 and y.ndim == 2:
+        return _binary(MmBackward0, a, b)
+    _broadcast_check(x.shape[:-2], y.shape[:-2])
+    return _binary(BmmBackward0, a, b)
+
+
+def dot(a: Tensor, b: Tensor) -> Tensor:
+    """Σᵢ aᵢ bᵢ for two 1-D tensors of the same length."""
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a._array.shape != b._array.shape:
+        n, m = a._array.shape[0], b._array.shape[0]
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number "
+            f"of elements, but got {n} and {m} elements respectively"
+        )
+    return _binary(DotBackward0, a, b)
+
+
+def _dim(d: int, ndim: int) -> int:
+    """A dimension index in range, counting negative ones from the end, as torch checks it."""
+    lo, hi = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
+    if not lo <= d <= hi:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
+    return d % max(ndim, 1)
+
+
+def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    return tuple(sorted({_dim(d, ndim) for d in (dim if isinstance(dim, (tuple, list)) else (dim,))}))
+
+
+def reduce(whole: type[Function], along: type[Function], t: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    """sum/mean: over everything (``whole`` op), or along ``dim`` (``along`` op)."""
+    if whole is MeanBackward0 and t._array.dtype.kind != "f":
+        name = {"i": "Long", "b": "Bool"}.get(t._array.dtype.kind, str(t._array.dtype))
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+            f"complex dtype. Got: {name}"
+        )
+    if dim is None:
+        return whole.apply(t)
+    return along.apply(t, dim=_dims(dim, t.ndim), keepdim=keepdim)
+
+
+class _ReturnType(tuple):
+    _fields = ("values", "indices")
+
+    @property
+    def values(self) -> Tensor:
+        return self[0]
+
+    @property
+    def indices(self) -> Tensor:
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"gradbook.return_types.{self.name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+
+class _Max(_ReturnType):
+    name = "max"
+
+
+class _Min(_ReturnType):
+    name = "min"
+
+
+def extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
+    """max/min: of everything, or ``(values, indices)`` along ``dim``."""
+    if dim is None:
+        if t._array.size == 0:
+            raise RuntimeError(f"{which}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+        return (MaxBackward1 if which == "max" else MinBackward1).apply(t)
+    d = _dim(dim, t.ndim)
+    indices = (np.argmax if which == "max" else np.argmin)(t._array, axis=d)
+    values = (MaxBackward0 if which == "max" else MinBackward0).apply(t, dim=d, keepdim=keepdim, indices=indices)
+    idx = _const(np.expand_dims(indices, d) if keepdim else indices)
+    return (_Max if which == "max" else _Min)((values, idx))
+
+
+def arg_extreme(fn: Any, t: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    if dim is None:
+        return _const(np.asarray(fn(t._array), dtype=np.int64))
+    d = _dim(dim, t.ndim)
+    return _const(fn(t._array, axis=d, keepdims=keepdim))
+
+
+def view(t: Tensor, shape: Sequence[Any]) -> Tensor:
+    """Same elements in a new shape (one dimension may be -1)."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = shape[0]
+    shape = tuple(int(s) for s in shape)
+    size = t._array.size
+    known = int(np.prod([s for s in shape if s != -1]))
+    if shape.count(-1) > 1 or (-1 in shape and (known == 0 or size % known)) or (-1 not in shape and known != size):
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
+    return ViewBackward0.apply(t, shape=shape)
+
+
+def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    if t.ndim == 0:
+        return view(t, (1,))
+    s, e = _dim(start_dim, t.ndim), _dim(end_dim, t.ndim)
+    if s == e:
+        return t
+    shape = t._array.shape
+    return view(t, shape[:s] + (int(np.prod(shape[s : e + 1])),) + shape[e + 1 :])
+
+
+def squeeze(t: Tensor, dim: Any = None) -> Tensor:
+    shape = t._array.shape
+    if dim is None:
+        return SqueezeBackward0.apply(t, shape=tuple(s for s in shape if s != 1))
+    if isinstance(dim, (tuple, list)):
+        dims = _dims(dim, t.ndim)
+        return SqueezeBackward4.apply(t, shape=tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1)), dim=dims)
+    d = _dim(dim, t.ndim)
+    return SqueezeBackward1.apply(t, shape=tuple(s for i, s in enumerate(shape) if not (i == d and s == 1)), dim=d)
+
+
+def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
+    return TransposeBackward0.apply(t, dim0=_dim(dim0, t.ndim), dim1=_dim(dim1, t.ndim))
+
+
+def t(x: Tensor) -> Tensor:
+    if x.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
+    return TBackward0.apply(x)
+
+
+def permute(t: Tensor, dims: Sequence[int]) -> Tensor:
+    if len(dims) != t.ndim:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the length of "
+            f"the desired ordering of dimensions i.e. input.dim() = {t.ndim} is not equal to len(dims) = {len(dims)}"
+        )
+    return PermuteBackward0.apply(t, dims=tuple(_dim(d, t.ndim) for d in dims))
+
+
+def expand(t: Tensor, sizes: Sequence[int]) -> Tensor:
+    shape = t._array.shape
+    lead = len(sizes) - len(shape)
+    target = []
+    for i, s in enumerate(sizes):
+        old = shape[i - lead] if i >= lead else None
+        if s == -1 and old is not None:
+            s = old
+        elif old is not None and old != 1 and old != s:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({s}) must match the existing size ({old}) at non-singleton "
+                f"dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(shape)}"
+            )
+        target.append(int(s))
+    return ExpandBackward0.apply(t, size=tuple(target))
+
+
+def getitem(t: Tensor, index: Any) -> Tensor:
+    """Indexing as torch records it: basic parts become a chain of Select/Slice/Unsqueeze nodes,
+    integer arrays and boolean masks one IndexBackward0."""
+    parts = index if isinstance(index, tuple) else (index,)
+    parts = tuple(p._array if isinstance(p, Tensor) else p for p in parts)
+    if any(isinstance(p, (list, np.ndarray)) for p in parts):
+        try:
+            t._array[parts]
+        except IndexError as e:
+            raise IndexError(str(e).replace("axis", "dimension")) from None
+        return IndexBackward0.apply(t, indices=parts)
+    if parts.count(Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(1 for p in parts if p is not None and p is not Ellipsis)
+    if used > t.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {t.ndim}")
+    out, dim = t, 0
+    for p in parts:
+        if p is Ellipsis:
+            dim += t.ndim - used
+        elif p is None:
+            out = UnsqueezeBackward0.apply(out, dim=dim)
+            dim += 1
+        elif isinstance(p, slice):
+            size = out._array.shape[dim]
+            start, end, step = p.indices(size)
+            if step <= 0:
+                raise ValueError("step must be greater than zero")
+            if (start, end, step) != (0, size, 1):
+                out = SliceBackward0.apply(out, dim=dim, start=start, end=max(end, start), step=step)
+            dim += 1
+        else:
+            i, size = int(p), out._array.shape[dim]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+            out = SelectBackward0.apply(out, dim=dim, index=i % size)
+    return out if out is not t else AliasBackward0.apply(t)  # x[:] is a view of x
+
+
+class AliasBackward0(Function):
+    """out = self (a view: ``x[:]``, ``x[...]``);  ∂out/∂self = 1."""
+
+    forward = staticmethod(lambda a: a.view())
+    vjps = (lambda n, g: g,)
+
+
+def setitem(t: Tensor, index: Any, value: Any) -> None:
+    """``t[index] = value``: allowed where torch allows an in-place change without recording."""
+    value = _lift(value, t)
+    if _State.enabled and (t.requires_grad or value.requires_grad):
+        if t.grad_fn is None and t.requires_grad:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        raise RuntimeError(
+            "gradbook does not record item assignment into a tensor that is part of a graph; "
+            "build the result with gradbook.where or gradbook.cat instead"
+        )
+    parts = index._array if isinstance(index, Tensor) else tuple(p._array if isinstance(p, Tensor) else p for p in index) if isinstance(index, tuple) else index
+    t._array[parts] = value._array
+    t._version += 1
+
+
+def inplace(t: Tensor, op: Any, other: Any) -> Tensor:
+    """Run ``op(t, other)`` and write the result into t's memory (``add_``, ``-=``, ``zero_`` ...).
+
+    Under ``no_grad`` this is a plain update, the way an optimizer changes weights. Otherwise a
+    leaf that requires grad refuses, as in torch; any other tensor takes the op's grad_fn.
+    """
+    other_requires = isinstance(other, Tensor) and other.requires_grad
+    if _State.enabled and (t.requires_grad or other_requires):
+        if t.grad_fn is None and t.requires_grad:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        before = Tensor._make(t._array.copy(), t.grad_fn)
+        before.requires_grad = t.requires_grad
+        out = op(before, other)
+        _write(t, out)
+        t.grad_fn, t.requires_grad = out.grad_fn, True
+    else:
+        with no_grad():
+            _write(t, op(t, other))
+    t._version += 1
+    return t
+
+
+def _write(t: Tensor, out: Tensor) -> None:
+    if out._array.shape != t._array.shape:
+        raise RuntimeError(
+            f"output with shape {list(t._array.shape)} doesn't match the broadcast shape {list(out._array.shape)}"
+        )
+    if _KIND_RANK[out._array.dtype.kind] > _KIND_RANK[t._array.dtype.kind]:
+        names = {"f": "Float", "i": "Long", "b": "Bool", "u": "Byte"}
+        raise RuntimeError(
+            f"result type {names[out._array.dtype.kind]} can't be cast to the desired output type "
+            f"{names[t._array.dtype.kind]}"
+        )
+    t._array[...] = out._array
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Join tensors along an existing dimension."""
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    first = tensors[0]
+    d = _dim(dim, first.ndim)
+    for i, x in enumerate(tensors[1:], 1):
+        if x.ndim != first.ndim:
+            raise RuntimeError(
+                f"Tensors must have same number of dimensions: got {first.ndim} and {x.ndim}"
+            )
+        for k in range(first.ndim):
+            if k != d and x._array.shape[k] != first._array.shape[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size "
+                    f"{first._array.shape[k]} but got size {x._array.shape[k]} for tensor number {i} in the list."
+                )
+    return CatBackward0.apply(*tensors, dim=d, sizes=[x._array.shape[d] for x in tensors])
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Join tensors of the same shape along a new dimension."""
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    for i, x in enumerate(tensors[1:], 1):
+        if x._array.shape != tensors[0]._array.shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(tensors[0]._array.shape)} "
+                f"at entry 0 and {list(x._array.shape)} at entry {i}"
+            )
+    return StackBackward0.apply(*tensors, dim=_dim(dim, tensors[0].ndim + 1))
+

@@ -1,0 +1,87 @@
+"""Grad modes: whether operations are recorded in the graph (torch.no_grad and friends)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _State:
+    enabled = True  # read on every op, so a plain class attribute (no thread-locals)
+
+
+def is_grad_enabled() -> bool:
+    """Whether new operations are recorded for backward, as ``torch.is_grad_enabled()``."""
+    return _State.enabled
+
+
+class _GradMode:
+    """Shared body of the three grad-mode objects: context manager and decorator."""
+
+    mode = True
+
+    def __enter__(self) -> None:
+        self.prev = _State.enabled
+        _State.enabled = self.mode
+
+    def __exit__(self, *exc: object) -> None:
+        _State.enabled = self.prev
+
+    def __call__(self, fn: F) -> F:
+        mode = self.mode
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            prev = _State.enabled
+            _State.enabled = mode
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _State.enabled = prev
+
+        return wrapper  # type: ignore[return-value]
+
+
+class no_grad(_GradMode):
+    """Don't record operations: results have ``requires_grad=False``.
+
+    This is what makes the manual SGD update ``w -= lr * w.grad`` legal on a leaf.
+
+    >>> import gradbook as torch
+    >>> w = torch.tensor(1.0, requires_grad=True)
+    >>> with torch.no_grad():
+    ...     y = w * 2
+    >>> y.requires_grad
+    False
+    """
+
+    mode = False
+
+
+class enable_grad(_GradMode):
+    """Record operations again, for example inside a ``no_grad`` block."""
+
+    mode = True
+
+
+class set_grad_enabled(_GradMode):
+    """Turn recording on or off: takes effect at once, and also works with ``with``.
+
+    >>> import gradbook as torch
+    >>> x = torch.tensor(1.0, requires_grad=True)
+    >>> with torch.set_grad_enabled(False):
+    ...     (x * 2).requires_grad
+    False
+    >>> torch.is_grad_enabled()
+    True
+    """
+
+    def __init__(self, mode: bool) -> None:
+        self.mode = bool(mode)
+        self.prev = _State.enabled
+        _State.enabled = self.mode
+
+    def __enter__(self) -> None:
+        _State.enabled = self.mode  # prev was taken when the call switched the mode

@@ -1,0 +1,385 @@
+"""The autograd graph and the engine that runs backward over it.
+
+A result of a recorded op holds a ``grad_fn``: a node that knows its inputs' nodes
+(``next_functions``) and the local derivative rules of its op. ``backward()`` walks those nodes
+from the output back to the leaves, in the same order as torch's engine, multiplying each
+upstream gradient by the local derivatives (vector-Jacobian products) and summing where paths
+meet. Leaves are reached through ``AccumulateGrad`` nodes, which add into ``leaf.grad``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import weakref
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
+
+from .grad_mode import _State, set_grad_enabled
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+
+FREED_ERROR = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+# Set by gradbook.viz while it records a backward pass; called as
+# _observer(event, node, *data). None costs one comparison per node.
+_observer: Callable[..., None] | None = None
+
+_creation_order = itertools.count()
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``handle.remove()`` takes the hook off again."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks: dict[int, Callable]) -> None:
+        self.id = next(self._ids)
+        self._hooks = weakref.ref(hooks) if hasattr(hooks, "__weakref__") else (lambda: hooks)
+
+    def remove(self) -> None:
+        hooks = self._hooks()
+        if hooks is not None:
+            hooks.pop(self.id, None)
+
+
+def _add_hook(hooks: dict[int, Callable], fn: Callable) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = fn
+    return handle
+
+
+class Node:
+    """A backward function in the graph, as torch's ``grad_fn`` objects.
+
+    ``next_functions`` is a tuple of ``(node, 0)`` pairs, one per input of the op: the input's
+    own ``grad_fn``, its ``AccumulateGrad`` if it is a leaf that requires grad, or ``None`` for
+    a constant. ``_seq`` is a creation-order number, used to order the backward pass and to
+    draw graphs deterministically.
+    """
+
+    next_functions: tuple[tuple[Node | None, int], ...] = ()
+    _seq: int
+    _pre_hooks: dict[int, Callable] | None = None  # tensor hooks of the op's output
+    _retains: weakref.ref | None = None  # the output tensor, when it called retain_grad()
+
+    def name(self) -> str:
+        """The torch class name, e.g. ``'MulBackward0'``."""
+        return type(self).__name__
+
+    def _sequence_nr(self) -> int:
+        return self._seq
+
+    def _priority(self) -> tuple[int, int]:
+        # torch runs the ready node with the highest sequence number first
+        return (-self._seq, 0)
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {id(self):#x}>"
+
+    def _tensor_pre_hooks(self) -> dict[int, Callable]:
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        return self._pre_hooks
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf that requires grad: it adds the incoming gradient into ``.grad``."""
+
+    def __init__(self, variable: Tensor) -> None:
+        self.variable = variable
+        self._seq = next(_creation_order)
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def _sequence_nr(self) -> int:
+        return 2**64 - 1  # torch's UINT64_MAX: accumulate as soon as a leaf's gradient is ready
+
+    def _priority(self) -> tuple[int, int]:
+        return (-(2**64), self._seq)
+
+    @property
+    def _pre_hooks(self) -> dict[int, Callable] | None:  # type: ignore[override]
+        return self.variable._hooks  # a leaf's hooks live on the tensor, across graphs
+
+
+class Function(Node):
+    """One differentiable op: ``forward`` on NumPy arrays, one ``vjps`` rule per input.
+
+    Subclasses are named after torch's ``grad_fn`` class for the same call, and declare:
+
+    - ``inputs``: torch's names for the tensor arguments, in order;
+    - ``forward(*arrays, **params)``: the NumPy computation;
+    - ``vjps``: for each input, ``rule(node, grad) -> Tensor``, the vector-Jacobian product
+      ``grad · ∂out/∂input``, written with Tensor ops so it can itself be differentiated;
+    - ``saves``: the inputs, params or ``"result"`` the rules read (``node.other``,
+      ``node.result``); backward without ``retain_graph`` frees them.
+
+    Gradients are summed back to each input's shape by ``unbroadcast`` and cast to its dtype.
+    """
+
+    inputs: ClassVar[tuple[str, ...]] = ("self",)
+    saves: ClassVar[tuple[str, ...]] = ()
+    vjps: ClassVar[tuple[Callable[[Any, Tensor], Tensor], ...]] = ()
+    forward: ClassVar[Callable[..., Any]]
+    _freed = False
+
+    @classmethod
+    def apply(cls, *tensors: Tensor, **params: Any) -> Tensor:
+        out = cls.forward(*[t._array for t in tensors], **params)
+        if not _State.enabled:
+            return Tensor._make(out)
+        for t in tensors:
+            if t.requires_grad:
+                break
+        else:
+            return Tensor._make(out)
+        node = cls.__new__(cls)
+        node._seq = next(_creation_order)
+        node.next_functions = tuple(
+            ((t.grad_fn or t._grad_accumulator()), 0) if t.requires_grad else (None, 0)
+            for t in tensors
+        )
+        node._meta = [(t._array.shape, t._array.dtype) for t in tensors]
+        node.__dict__.update(params)
+        if cls.saves:
+            saved: dict[str, Any] = {}
+            for name in cls.saves:
+                if name == "result":
+                    saved[name] = out
+                elif name in params:
+                    saved[name] = params[name]
+                else:
+                    t = tensors[cls.inputs.index(name)]
+                    saved[name] = (t, t._version)
+            node._saved = saved
+        return Tensor._make(out, node)
+
+    def __getattr__(self, name: str) -> Any:
+        # saved values, read by the rules as node.<name> and by torch users as node._saved_<name>
+        key = name[7:] if name.startswith("_saved_") else name
+        if key not in type(self).saves:
+            raise AttributeError(f"'{self.name()}' object has no attribute '{name}'")
+        saved = self.__dict__.get("_saved")
+        if saved is None:
+            raise RuntimeError(FREED_ERROR)
+        value = saved[key]
+        if key == "result":
+            return Tensor._make(value, self)
+        if type(value) is tuple and len(value) == 2 and type(value[1]) is int:
+            _check_version(*value, self)
+            return value[0]
+        return value
+
+    def _check_saved_versions(self) -> None:
+        for value in (self.__dict__.get("_saved") or {}).values():
+            if type(value) is tuple and len(value) == 2 and type(value[1]) is int:
+                _check_version(*value, self)
+
+    def _run(self, grad: Tensor, needed: Callable[[Node], bool]) -> list[Tensor | None]:
+        grads: list[Tensor | None] = []
+        for rule, (fn, _), (shape, dtype) in zip(self.vjps, self.next_functions, self._meta):
+            if fn is None or not needed(fn):
+                grads.append(None)
+                continue
+            g = rule(self, grad)
+            if g._array.shape != shape:
+                g = unbroadcast(g, shape)
+            if g._array.dtype != dtype:
+                g = g.to(dtype)
+            grads.append(g)
+        return grads
+
+    def _release(self) -> None:
+        if self.__dict__.get("_saved"):
+            self._saved = None
+            self._freed = True
+
+
+def _check_version(t: Tensor, version: int, node: Node) -> None:
+    if t._version != version:
+        kind = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
+        what = f"[gradbook.{kind.get(t._array.dtype.name, '')}Tensor [{', '.join(map(str, t.shape))}]]"
+        if t.grad_fn is not None:
+            what += f", which is output 0 of {t.grad_fn.name()},"
+        raise RuntimeError(
+            "one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: {what} is at version {t._version}; expected version {version} "
+            "instead. Hint: the saved value changed after it was used; compute on a copy "
+            "(.clone()) or make the change after backward()."
+        )
+
+
+def unbroadcast(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """Sum ``grad`` back to ``shape``: the adjoint of broadcasting ``shape`` up to ``grad.shape``.
+
+    A broadcast input was used once per position it was copied to, so its gradient is the sum
+    over those positions: over the leading dimensions it lacked, and over its size-1 dimensions.
+
+    >>> import gradbook as torch
+    >>> unbroadcast(torch.ones(2, 3), (3,))
+    tensor([2., 2., 2.])
+    """
+    lead = grad.ndim - len(shape)
+    if lead:
+        grad = grad.sum(dim=tuple(range(lead)))
+    ones = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
+    if ones:
+        grad = grad.sum(dim=ones, keepdim=True)
+    return grad
+
+
+def _accumulate(t: Tensor, grad: Tensor, create_graph: bool) -> None:
+    """Add ``grad`` into ``t.grad`` the way torch's AccumulateGrad does."""
+    if t._grad is None:
+        t._grad = grad if create_graph else Tensor._make(grad._array.copy())
+    elif create_graph:
+        t._grad = t._grad + grad
+    else:
+        t._grad._array += grad._array  # in place, like torch: an old reference sees the sum
+        t._grad._version += 1
+
+
+def run_backward(
+    roots: list[Tensor],
+    grads: list[Tensor],
+    keep_graph: bool,
+    create_graph: bool,
+    inputs: list[Tensor] | None = None,
+    accumulate: bool = True,
+) -> list[Tensor | None]:
+    """Run the backward pass from ``roots`` seeded with ``grads``, iteratively.
+
+    With ``inputs``, only the nodes on a path to them run, and their gradients are returned
+    (``accumulate=False``, for ``autograd.grad``) or accumulated into their ``.grad``.
+    Everything that can fail is checked before any ``.grad`` changes.
+    """
+    root_nodes = [t.grad_fn or t._grad_accumulator() for t in roots]
+
+    # 1. discover the graph and count each node's incoming edges
+    deps, order = _discover(root_nodes)
+    seen = set(order)
+
+    # 2. with inputs=, keep only the nodes that lead to one of them
+    targets: dict[Node, int] = {}
+    if inputs is not None:
+        for i, t in enumerate(inputs):
+            targets.setdefault(t.grad_fn or t._grad_accumulator(), i)
+        needed_set = _leading_to(order, deps, root_nodes, targets)
+        needed: Callable[[Node], bool] = needed_set.__contains__
+    else:
+        needed_set = seen
+        needed = _always
+
+    # 3. fail now rather than halfway: freed graphs and modified saved tensors
+    for node in needed_set:
+        if isinstance(node, Function) and any(fn is not None and needed(fn) for fn, _ in node.next_functions):
+            if node._freed:
+                raise RuntimeError(FREED_ERROR)
+            node._check_saved_versions()
+
+    # 4. run: ready nodes in torch's order, summing gradients where paths meet
+    captured: list[Tensor | None] = [None] * (len(inputs) if inputs is not None else 0)
+    buffers: dict[Node, Tensor] = {}
+    for node, g in zip(root_nodes, grads):
+        buffers[node] = buffers[node] + g if node in buffers else g
+    ready = [(*n._priority(), i, n) for i, n in enumerate(dict.fromkeys(root_nodes)) if n not in deps]
+    heapq.heapify(ready)
+    with set_grad_enabled(create_graph):
+        while ready:
+            node = heapq.heappop(ready)[-1]
+            grad = buffers.pop(node)
+            if _observer is not None:
+                _observer("enter", node, grad)
+            if node._pre_hooks:
+                for hook in list(node._pre_hooks.values()):
+                    r = hook(grad)
+                    if r is not None:
+                        grad = r
+            retained = node._retains() if node._retains is not None else None
+            if retained is not None:
+                _accumulate(retained, grad.detach() if not create_graph else grad, create_graph)
+            if node in targets:
+                captured[targets[node]] = grad
+            if isinstance(node, AccumulateGrad):
+                if accumulate and (inputs is None or node in targets):
+                    _accumulate(node.variable, grad, create_graph)
+                if _observer is not None:
+                    _observer("exit", node, grad, [])
+                continue
+            outs = node._run(grad, needed)
+            if not keep_graph:
+                node._release()
+            if _observer is not None:
+                _observer("exit", node, grad, outs)
+            for (fn, _), g in zip(node.next_functions, outs):
+                if fn is None or not needed(fn):
+                    continue
+                if g is not None:
+                    if fn in buffers:
+                        old = buffers[fn]
+                        buffers[fn] = old + g
+                        if _observer is not None:
+                            _observer("sum", fn, old, g, buffers[fn])
+                    else:
+                        buffers[fn] = g
+                deps[fn] -= 1
+                if deps[fn] == 0 and fn in buffers:
+                    heapq.heappush(ready, (*fn._priority(), 0, fn))
+    return captured
+
+
+def _discover(root_nodes: list[Node]) -> tuple[dict[Node, int], list[Node]]:
+    """Every node reachable from the roots (iteratively), and how many edges enter each."""
+    deps: dict[Node, int] = {}
+    stack = list(dict.fromkeys(root_nodes))
+    seen = set(stack)
+    order: list[Node] = []
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        for fn, _ in node.next_functions:
+            if fn is not None:
+                deps[fn] = deps.get(fn, 0) + 1
+                if fn not in seen:
+                    seen.add(fn)
+                    stack.append(fn)
+    return deps, order
+
+
+def reachable(root_nodes: list[Node]) -> set[Node]:
+    """The nodes a backward pass from ``root_nodes`` can reach."""
+    return set(_discover(root_nodes)[1])
+
+
+def _always(node: Node) -> bool:
+    return True
+
+
+def _leading_to(order: list[Node], deps: dict[Node, int], roots: list[Node], targets: dict) -> set:
+    """The nodes from which a target can be reached (the targets included)."""
+    indeg = dict(deps)
+    topo: list[Node] = []
+    ready = [n for n in dict.fromkeys(roots) if n not in indeg]
+    while ready:
+        node = ready.pop()
+        topo.append(node)
+        for fn, _ in node.next_functions:
+            if fn is not None:
+                indeg[fn] -= 1
+                if indeg[fn] == 0:
+                    ready.append(fn)
+    needed: set[Node] = set()
+    for node in reversed(topo):
+        if node in targets or any(fn in needed for fn, _ in node.next_functions if fn is not None):
+            needed.add(node)
+    return needed
+
+
+from .._tensor import Tensor  # noqa: E402  (the Tensor class needs this module first)
