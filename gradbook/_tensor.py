@@ -498,6 +498,12 @@ class Tensor:
     def min(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
         return _ops.extreme(self, dim, keepdim, "min")
 
+    def all(self) -> Tensor:
+        return Tensor._make(np.all(self._array))
+
+    def any(self) -> Tensor:
+        return Tensor._make(np.any(self._array))
+
     def argmax(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
         return _ops.arg_extreme(np.argmax, self, dim, keepdim)
 

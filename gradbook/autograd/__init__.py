@@ -196,7 +196,7 @@ def gradcheck(
             bad = ~np.isclose(analytical, numerical, rtol=rtol, atol=atol)
             if bad.any():
                 j, r = np.argwhere(bad)[0]
-                where = f"element {np.unravel_index(j, x._array.shape) if x.ndim else ()} of input {i}"
+                where = f"element {tuple(int(k) for k in np.unravel_index(j, x._array.shape))} of input {i}"
                 msg = (
                     f"Gradient check failed for output {k} with respect to input {i}.\n"
                     f"At {where}, output element {r}: backward gave {analytical[j, r]:.6g}, but finite "

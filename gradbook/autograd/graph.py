@@ -80,7 +80,7 @@ class Node:
         return (-self._seq, 0)
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object at {id(self):#x}>"
+        return f"<{type(self).__name__} object at {id(self):#x}>"
 
     def _tensor_pre_hooks(self) -> dict[int, Callable]:
         if self._pre_hooks is None:

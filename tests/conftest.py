@@ -1,0 +1,39 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gradbook
+
+collect_ignore = ["seed"]  # the seed scripts are run as programs, not imported
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def run_as_torch(tmp_path):
+    """Run a script with gradbook standing in for torch (``import torch`` gives gradbook)."""
+    (tmp_path / "torch.py").write_text(
+        "import sys, gradbook\n"
+        "sys.modules['torch'] = gradbook\n"
+        "for name, mod in list(sys.modules.items()):\n"
+        "    if name.startswith('gradbook.'):\n"
+        "        sys.modules['torch' + name[len('gradbook'):]] = mod\n"
+    )
+
+    def run(script: Path) -> subprocess.CompletedProcess:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+        return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, cwd=tmp_path)
+
+    return run
+
+
+def value(t):
+    """The numbers in a tensor, as a float64 NumPy array (for comparisons in tests)."""
+    return np.asarray(t.detach().numpy(), dtype=np.float64)
+
+
+gradbook.manual_seed(0)

@@ -1,0 +1,168 @@
+"""Engine behaviour compared with PyTorch itself (skipped when torch is not installed)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import gradbook
+from gradbook.autograd import graph
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.oracle
+
+
+def build(lib, x0):
+    """A graph with fan-out, fan-in, a constant and several leaves."""
+    x = lib.tensor(x0, requires_grad=True)
+    w = lib.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+    h = (w @ x).tanh()
+    a = h * x + x.exp()
+    b = (a * 3).sum() + (h**2).mean() - x.sin().sum()
+    return b, (x, w)
+
+
+def torch_order(root):
+    """The order torch's engine runs nodes in, observed through node pre-hooks."""
+    order, seen, stack = [], set(), [root.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        node.register_prehook(lambda g, node=node: order.append(node.name()))
+        stack.extend(fn for fn, _ in node.next_functions)
+    root.backward()
+    return order
+
+
+def test_execution_order_matches_torch():
+    expected = torch_order(build(torch, [0.3, -0.7])[0])
+    order = []
+    graph._observer = lambda event, node, *d: order.append(node.name()) if event == "enter" else None
+    try:
+        build(gradbook, [0.3, -0.7])[0].backward()
+    finally:
+        graph._observer = None
+    assert order == expected
+
+
+def test_gradients_match_torch():
+    b_t, leaves_t = build(torch, [0.3, -0.7])
+    b_g, leaves_g = build(gradbook, [0.3, -0.7])
+    b_t.backward()
+    b_g.backward()
+    for lt, lg in zip(leaves_t, leaves_g):
+        np.testing.assert_allclose(lg.grad.numpy(), lt.grad.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def error_text(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001
+            return type(e).__name__, str(e).replace("torch.", "gradbook.")
+    return None
+
+
+SCENARIOS = {
+    "implicit non-scalar": lambda L: (L.tensor([1.0, 2.0], requires_grad=True) * 2).backward(),
+    "shape mismatch": lambda L: (L.tensor([1.0, 2.0], requires_grad=True) * 2).backward(L.ones(3)),
+    "second backward": lambda L: [y.backward() for y in [L.tensor(2.0, requires_grad=True) * L.tensor(3.0)] * 2],
+    "no grad_fn": lambda L: L.tensor([1.0]).sum().backward(),
+    "broadcast": lambda L: L.ones(2, 4) + L.ones(3),
+    "int requires grad": lambda L: L.tensor([1, 2], requires_grad=True),
+    "leaf in-place": lambda L: L.tensor([1.0], requires_grad=True).add_(1),
+    "numpy": lambda L: L.tensor([1.0], requires_grad=True).numpy(),
+    "unused": lambda L: L.autograd.grad(
+        (lambda x: (x * 2).sum())(L.tensor([1.0], requires_grad=True)), [L.tensor([1.0], requires_grad=True)]
+    ),
+    "retain_grad": lambda L: L.ones(2).retain_grad(),
+    "hook": lambda L: L.ones(2).register_hook(lambda g: g),
+    "empty inputs": lambda L: (L.tensor(1.0, requires_grad=True) * 2).backward(inputs=[]),
+    "grad of constant": lambda L: L.autograd.grad(
+        (L.tensor(1.0, requires_grad=True) * 2), [L.tensor(1.0)]
+    ),
+    "assign grad of wrong size": lambda L: setattr(L.tensor([1.0, 2.0], requires_grad=True), "grad", L.ones(3)),
+    "item": lambda L: L.ones(3).item(),
+    "second backward through exp": lambda L: [y.backward() for y in [L.tensor(2.0, requires_grad=True).exp()] * 2],
+}
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_error_texts_match_torch(name):
+    expected = error_text(lambda: SCENARIOS[name](torch))
+    assert expected is not None
+    assert error_text(lambda: SCENARIOS[name](gradbook)) == expected
+
+
+def test_version_counter_error_starts_like_torch():
+    def scenario(L):
+        w = L.tensor([1.0, 2.0], requires_grad=True)
+        h = (w * w).sum()
+        with L.no_grad():
+            w.mul_(2)
+        h.backward()
+
+    _, t = error_text(lambda: scenario(torch))
+    _, g = error_text(lambda: scenario(gradbook))
+    assert g.split("Hint")[0] == t.split("Hint")[0]
+
+
+def test_non_leaf_grad_warning_text_matches_torch():
+    def message(L):
+        x = L.tensor(1.0, requires_grad=True)
+        y = x * 2
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            y.grad
+        return str(rec[0].message).split(" (Triggered internally")[0]
+
+    assert message(gradbook) == message(torch)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda L: L.tensor(2.0, requires_grad=True) * L.tensor(2.0),
+        lambda L: L.tensor([2.0, 3.0, 4.0], requires_grad=True) ** 2,
+        lambda L: L.tensor([[1.0, 2.5], [-3.0, 4.0]], dtype=L.float64, requires_grad=True).exp(),
+        lambda L: L.tensor(2.0, requires_grad=True),
+        lambda L: L.tensor([1.0, 2.0], requires_grad=True).sum(),
+        lambda L: L.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True).max(1),
+        lambda L: L.tensor([1.0, 2.0]).max(0, keepdim=True),
+    ],
+)
+def test_reprs_match_torch(make):
+    assert repr(make(gradbook)) == repr(make(torch)).replace("torch.", "gradbook.")
+
+
+def test_create_graph_gradients_match_torch():
+    def second(L):
+        x = L.tensor([0.5, 1.5], dtype=L.float64, requires_grad=True)
+        y = (x.sin() * x**3).sum()
+        (g,) = L.autograd.grad(y, x, create_graph=True)
+        (h,) = L.autograd.grad(g.sum(), x)
+        return g.detach().numpy(), h.numpy()
+
+    for ours, theirs in zip(second(gradbook), second(torch)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+def test_retain_graph_semantics_match_torch_per_node():
+    ops = {
+        "add": lambda x: x + 3, "mul": lambda x: x * x, "scalar mul": lambda x: 2 * x, "sum": lambda x: x.sum(),
+        "view": lambda x: x.view(-1).sum(), "neg": lambda x: -x, "exp": lambda x: x.exp(), "relu": lambda x: x.relu(),
+        "select": lambda x: x[0], "mean": lambda x: x.mean(), "cat": lambda x: gradbook.cat([x, x]).sum()
+        if isinstance(x, gradbook.Tensor) else torch.cat([x, x]).sum(),
+    }
+    for name, op in ops.items():
+        outcome = []
+        for L in (gradbook, torch):
+            x = L.tensor([2.0], requires_grad=True)
+            y = op(x)
+            y = y if y.ndim == 0 else y.sum()
+            y.backward()
+            outcome.append(error_text(y.backward))
+        assert outcome[0] == outcome[1], name
