@@ -13,6 +13,7 @@ Python numbers to tensors, promote dtypes as torch does, and pick the right op.
 from __future__ import annotations
 
 import builtins
+import math
 from typing import Any, Sequence
 
 import numpy as np
@@ -24,6 +25,12 @@ from .autograd.graph import Function
 
 def _const(array: Any) -> Tensor:
     return Tensor._make(array)
+
+
+def _floating(fn: Any) -> Any:
+    """``fn`` for an op with a floating-point result: integer and bool inputs are computed in
+    float32, as torch does (NumPy would give float64)."""
+    return staticmethod(lambda a: fn(a) if a.dtype.kind == "f" else fn(a.astype(np.float32)))
 
 
 # ================================================================ arithmetic
@@ -74,7 +81,7 @@ class ReciprocalBackward0(Function):
     """out = 1/self;  ∂out/∂self = -1/self² = -out²."""
 
     saves = ("result",)
-    forward = staticmethod(lambda a: np.reciprocal(a.astype(np.float32) if a.dtype.kind != "f" else a))
+    forward = _floating(np.reciprocal)
     vjps = (lambda n, g: -g * n.result * n.result,)
 
 
@@ -88,7 +95,7 @@ class NegBackward0(Function):
 class PowBackward0(Function):
     """out = self ** exponent, for a number exponent;  ∂out/∂self = exponent · self^(exponent-1)."""
 
-    saves = ("self", "exponent")
+    saves = ("self",)  # the exponent is a number, kept as a param
     forward = staticmethod(lambda a, exponent: np.power(a, exponent))
     vjps = (lambda n, g: g * 0 if n.exponent == 0 else g * n.exponent * n.self ** (n.exponent - 1),)
 
@@ -112,7 +119,7 @@ class PowBackward2(Function):
     """out = base ** exponent, for a number base (``2 ** x``);  ∂out/∂exponent = out · ln(base)."""
 
     inputs = ("exponent",)
-    saves = ("base", "exponent", "result")
+    saves = ("exponent", "result")  # base is a number, kept as a param
     forward = staticmethod(lambda e, base: np.power(np.asarray(base, dtype=e.dtype), e))
     vjps = (lambda n, g: g * 0 if n.base == 0 else g * n.result * float(np.log(n.base)),)
 
@@ -172,7 +179,7 @@ class ExpBackward0(Function):
     """out = eˢᵉˡᶠ;  ∂out/∂self = eˢᵉˡᶠ = out."""
 
     saves = ("result",)
-    forward = np.exp
+    forward = _floating(np.exp)
     vjps = (lambda n, g: g * n.result,)
 
 
@@ -180,7 +187,7 @@ class LogBackward0(Function):
     """out = ln(self);  ∂out/∂self = 1/self."""
 
     saves = ("self",)
-    forward = np.log
+    forward = _floating(np.log)
     vjps = (lambda n, g: g / n.self,)
 
 
@@ -188,7 +195,7 @@ class SqrtBackward0(Function):
     """out = √self;  ∂out/∂self = 1/(2√self) = 1/(2·out)."""
 
     saves = ("result",)
-    forward = np.sqrt
+    forward = _floating(np.sqrt)
     vjps = (lambda n, g: g / (2 * n.result),)
 
 
@@ -204,7 +211,7 @@ class SinBackward0(Function):
     """out = sin(self);  ∂out/∂self = cos(self)."""
 
     saves = ("self",)
-    forward = np.sin
+    forward = _floating(np.sin)
     vjps = (lambda n, g: g * n.self.cos(),)
 
 
@@ -212,7 +219,7 @@ class CosBackward0(Function):
     """out = cos(self);  ∂out/∂self = -sin(self)."""
 
     saves = ("self",)
-    forward = np.cos
+    forward = _floating(np.cos)
     vjps = (lambda n, g: g * -n.self.sin(),)
 
 
@@ -220,21 +227,20 @@ class TanhBackward0(Function):
     """out = tanh(self);  ∂out/∂self = 1 - tanh² = 1 - out²."""
 
     saves = ("result",)
-    forward = np.tanh
+    forward = _floating(np.tanh)
     vjps = (lambda n, g: g * (1 - n.result * n.result),)
 
 
 def _sigmoid(a: np.ndarray) -> np.ndarray:
-    # 1/(1+e^-a) overflows for very negative a; this form never does
-    e = np.exp(-np.abs(a))
-    return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+    with np.errstate(over="ignore"):  # torch's formula: e⁻ᵃ overflows to inf and σ to 0 (not a subnormal)
+        return 1 / (1 + np.exp(-a))
 
 
 class SigmoidBackward0(Function):
     """out = σ(self) = 1/(1+e⁻ˢᵉˡᶠ);  ∂out/∂self = σ(1-σ) = out·(1-out)."""
 
     saves = ("result",)
-    forward = staticmethod(_sigmoid)
+    forward = _floating(_sigmoid)
     vjps = (lambda n, g: g * n.result * (1 - n.result),)
 
 
@@ -249,7 +255,7 @@ class ReluBackward0(Function):
 class ClampBackward1(Function):
     """out = min(max(self, min), max);  ∂out/∂self = 1 inside [min, max], else 0."""
 
-    saves = ("self", "min", "max")
+    saves = ("self",)
     forward = staticmethod(lambda a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False))
     vjps = (
         lambda n, g: g
@@ -296,10 +302,11 @@ class WhereBackward0(Function):
 class SoftmaxBackward0(Function):
     """out = eˢᵉˡᶠ / Σ eˢᵉˡᶠ along dim;  vjp: out · (g - Σ g·out)."""
 
-    saves = ("result", "dim")
+    saves = ("result",)
 
     @staticmethod
     def forward(a: np.ndarray, dim: int) -> np.ndarray:
+        dim = dim if a.ndim else None
         e = np.exp(a - a.max(axis=dim, keepdims=True))
         return e / e.sum(axis=dim, keepdims=True)
 
@@ -309,10 +316,11 @@ class SoftmaxBackward0(Function):
 class LogSoftmaxBackward0(Function):
     """out = self - ln Σ eˢᵉˡᶠ along dim;  vjp: g - softmax · Σ g."""
 
-    saves = ("result", "dim")
+    saves = ("result",)
 
     @staticmethod
     def forward(a: np.ndarray, dim: int) -> np.ndarray:
+        dim = dim if a.ndim else None
         shifted = a - a.max(axis=dim, keepdims=True)
         return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
@@ -408,7 +416,7 @@ def _one_hot(n: Function) -> np.ndarray:
 class ViewBackward0(Function):
     """out = self with a new shape (same elements, same order);  g is reshaped back."""
 
-    forward = staticmethod(lambda a, shape: a.reshape(shape))
+    forward = staticmethod(lambda a, shape, dim=None: a.reshape(shape))  # squeeze keeps its dim too
     vjps = (lambda n, g: g.reshape(n._meta[0][0]),)
 
 
@@ -420,8 +428,13 @@ class SqueezeBackward1(ViewBackward0):
     """out = self without size-1 dimension ``dim``;  g is reshaped back."""
 
 
-class SqueezeBackward4(ViewBackward0):
+class SqueezeBackward2(ViewBackward0):
     """out = self without size-1 dimensions ``dim`` (a tuple);  g is reshaped back."""
+
+
+class SqueezeBackward4(ViewBackward0):
+    """out = self without size-1 dimension ``dim``, in place (``squeeze_``, as matmul of a 1-D
+    tensor leaves it);  g is reshaped back."""
 
 
 class UnsqueezeBackward0(Function):
@@ -471,6 +484,12 @@ class ToCopyBackward0(Function):
 
     forward = staticmethod(lambda a, dtype: a.astype(dtype))
     vjps = (lambda n, g: g,)
+
+    @classmethod
+    def apply(cls, t: Tensor, dtype: np.dtype) -> Tensor:  # type: ignore[override]
+        if dtype.kind != "f":  # an integer or bool result is never differentiable (x.long())
+            return _const(t._array.astype(dtype))
+        return super().apply(t, dtype=dtype)
 
 
 class SelectBackward0(Function):
@@ -550,13 +569,16 @@ class MseLossBackward0(Function):
         return sq if reduction == "none" else sq.sum(dtype=a.dtype) if reduction == "sum" else sq.mean(dtype=a.dtype)
 
     vjps = (
-        lambda n, g: g * 2 * (n.self - n.target) / _mse_count(n),
-        lambda n, g: g * -2 * (n.self - n.target) / _mse_count(n),
+        lambda n, g: (n.self - n.target) * (g * (2 / _mse_count(n))),
+        lambda n, g: (n.self - n.target) * (g * (-2 / _mse_count(n))),
     )
 
 
 def _mse_count(n: Function) -> int:
-    return int(np.prod(np.broadcast_shapes(n._meta[0][0], n._meta[1][0]))) if n.reduction == "mean" else 1
+    if n.reduction != "mean":
+        return 1
+    a, b = n._meta[0][0], n._meta[1][0]
+    return math.prod(a if a == b else np.broadcast_shapes(a, b))
 
 
 class NllLossBackward0(Function):
@@ -565,12 +587,16 @@ class NllLossBackward0(Function):
     saves = ("self", "target")
 
     @staticmethod
-    def forward(a: np.ndarray, target: np.ndarray, reduction: str, ignore_index: int) -> np.ndarray:
+    def forward(a: np.ndarray, target: Tensor, reduction: str, ignore_index: int) -> np.ndarray:
+        target = target._array  # class indices: a param, not a differentiable input
         picked = -np.take_along_axis(a, np.expand_dims(np.where(target == ignore_index, 0, target), 1), 1)[:, 0]
         picked = np.where(target == ignore_index, 0, picked).astype(a.dtype)
         if reduction == "none":
             return picked
-        return picked.sum() / (1 if reduction == "sum" else max((target != ignore_index).sum(), 1))
+        if reduction == "sum":
+            return picked.sum()
+        count = (target != ignore_index).sum()  # every target ignored: the mean of nothing is nan
+        return picked.sum() / a.dtype.type(count) if count else a.dtype.type(np.nan)
 
     vjps = (lambda n, g: (g if n.reduction == "none" else g.unsqueeze(0)).unsqueeze(1) * _const(_nll_weights(n)),)
 
@@ -608,6 +634,13 @@ def _lift(value: Any, like: Tensor) -> Tensor:
 
 
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}
+_SCALAR_TYPE = {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int", "int64": "Long",
+                "uint8": "Byte", "bool": "Bool"}  # torch's names of dtypes in messages
+
+
+def _type_name(t: Tensor) -> str:
+    """``gradbook.FloatTensor``: the legacy type name torch's messages use for a tensor."""
+    return f"gradbook.{_SCALAR_TYPE[t._array.dtype.name]}Tensor"
 
 
 def _promote_types(x: np.dtype, y: np.dtype) -> np.dtype:
@@ -637,17 +670,30 @@ def _broadcast_check(a: tuple, b: tuple) -> None:
 
 
 def _pair(a: Tensor, b: Any) -> tuple[Tensor, Tensor]:
-    b = _lift(b, a)
+    if not isinstance(b, Tensor):
+        b = _lift(b, a)
     if a._array.shape != b._array.shape:
         _broadcast_check(a._array.shape, b._array.shape)
     return a, b
 
 
-def _binary(cls: type[Function], a: Tensor, b: Tensor) -> Tensor:
+def _binary(cls: type[Function], a: Tensor, b: Any) -> Tensor:
+    """A broadcasting binary op, with torch's dtype promotion and broadcasting error."""
+    if not isinstance(b, Tensor):
+        b = _lift(b, a)
+    try:
+        return _promoting(cls, a, b)
+    except ValueError:
+        _broadcast_check(a._array.shape, b._array.shape)  # raises torch's message
+        raise
+
+
+def _promoting(cls: type[Function], a: Tensor, b: Tensor) -> Tensor:
+    """``cls.apply(a, b)`` with its result in torch's promoted dtype."""
     out = cls.apply(a, b)
-    da, db = a._array.dtype, b._array.dtype
-    if da != db:
-        want = _promoted(a._array, b._array)
+    x, y = a._array, b._array
+    if x.dtype != y.dtype:
+        want = _promoted(x, y)
         if out._array.dtype != want:
             out._array = out._array.astype(want)
     return out
@@ -655,12 +701,12 @@ def _binary(cls: type[Function], a: Tensor, b: Tensor) -> Tensor:
 
 def add(a: Tensor, b: Any) -> Tensor:
     """a + b, broadcasting."""
-    return _binary(AddBackward0, *_pair(a, b))
+    return _binary(AddBackward0, a, b)
 
 
 def sub(a: Tensor, b: Any) -> Tensor:
     """a - b, broadcasting."""
-    return _binary(SubBackward0, *_pair(a, b))
+    return _binary(SubBackward0, a, b)
 
 
 def rsub(a: Tensor, b: Any) -> Tensor:
@@ -672,7 +718,7 @@ def rsub(a: Tensor, b: Any) -> Tensor:
 
 def mul(a: Tensor, b: Any) -> Tensor:
     """a · b elementwise, broadcasting."""
-    return _binary(MulBackward0, *_pair(a, b))
+    return _binary(MulBackward0, a, b)
 
 
 def div(a: Tensor, b: Any) -> Tensor:
@@ -706,7 +752,9 @@ def rpow(a: Tensor, base: Any) -> Tensor:
     """base ** a for a number base (PowBackward2)."""
     if isinstance(base, Tensor):
         return pow(base, a)
-    return PowBackward2.apply(a if a._array.dtype.kind == "f" else a.float(), base=base)
+    if a._array.dtype.kind != "f":  # an integer base keeps integer exponents integer (2 ** arange)
+        a = a.long() if isinstance(base, (builtins.int, np.integer)) else a.float()
+    return PowBackward2.apply(a, base=base)
 
 
 def compare(ufunc: Any, a: Tensor, b: Any) -> Tensor:
@@ -732,7 +780,8 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:  # noqa: A002
     cond = condition._array if isinstance(condition, Tensor) else np.asarray(condition)
     like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else Tensor._make(np.float32(0))
     a, b = _lift(input, like), _lift(other, like)
-    _broadcast_check(cond.shape, np.broadcast_shapes(a._array.shape, b._array.shape))
+    _broadcast_check(cond.shape, a._array.shape)  # torch broadcasts condition, input, other in turn
+    _broadcast_check(np.broadcast_shapes(cond.shape, a._array.shape), b._array.shape)
     out = WhereBackward0.apply(a, b, condition=cond.astype(bool))
     if a._array.dtype != b._array.dtype:
         out._array = out._array.astype(_promoted(a._array, b._array))
@@ -760,9 +809,11 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
             raise RuntimeError(f"size mismatch, got input ({x.shape[0]}), mat ({x.shape[0]}x{x.shape[1]}), vec ({y.shape[0]})")
         return MvBackward0.apply(a, b)
     if x.ndim == 1:
-        return SqueezeBackward4.apply(matmul(a.unsqueeze(0), b), shape=y.shape[:-2] + y.shape[-1:], dim=(-2,))
+        out = matmul(a.unsqueeze(0), b)
+        return SqueezeBackward4.apply(out, shape=y.shape[:-2] + y.shape[-1:], dim=out.ndim - 2)
     if y.ndim == 1:
-        return SqueezeBackward4.apply(matmul(a, b.unsqueeze(1)), shape=x.shape[:-1], dim=(-1,))
+        out = matmul(a, b.unsqueeze(1))
+        return SqueezeBackward4.apply(out, shape=x.shape[:-1], dim=out.ndim - 1)
     if x.shape[-1] != y.shape[-2]:
         if x.ndim == 2 and y.ndim == 2:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]} and {y.shape[0]}x{y.shape[1]})")
@@ -771,9 +822,9 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
             f"but got: [{y.shape[0]}, {y.shape[-2]}]."
         )
     if x.ndim == 2 and y.ndim == 2:
-        return _binary(MmBackward0, a, b)
+        return _promoting(MmBackward0, a, b)
     _broadcast_check(x.shape[:-2], y.shape[:-2])
-    return _binary(BmmBackward0, a, b)
+    return _promoting(BmmBackward0, a, b)
 
 
 def dot(a: Tensor, b: Tensor) -> Tensor:
@@ -786,7 +837,7 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
             f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number "
             f"of elements, but got {n} and {m} elements respectively"
         )
-    return _binary(DotBackward0, a, b)
+    return _promoting(DotBackward0, a, b)
 
 
 def _dim(d: int, ndim: int) -> int:
@@ -798,16 +849,18 @@ def _dim(d: int, ndim: int) -> int:
 
 
 def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
-    return tuple(sorted({_dim(d, ndim) for d in (dim if isinstance(dim, (tuple, list)) else (dim,))}))
+    if type(dim) is int and 0 <= dim < ndim:
+        return (dim,)
+    dims = tuple(sorted({_dim(d, ndim) for d in (dim if isinstance(dim, (tuple, list)) else (dim,))}))
+    return dims if ndim else ()  # a 0-d tensor accepts dim 0 or -1, and there is nothing to reduce
 
 
 def reduce(whole: type[Function], along: type[Function], t: Tensor, dim: Any, keepdim: bool) -> Tensor:
     """sum/mean: over everything (``whole`` op), or along ``dim`` (``along`` op)."""
     if whole is MeanBackward0 and t._array.dtype.kind != "f":
-        name = {"i": "Long", "b": "Bool"}.get(t._array.dtype.kind, str(t._array.dtype))
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {name}"
+            f"complex dtype. Got: {_SCALAR_TYPE[t._array.dtype.name]}"
         )
     if dim is None:
         return whole.apply(t)
@@ -864,7 +917,9 @@ def view(t: Tensor, shape: Sequence[Any]) -> Tensor:
     shape = tuple(int(s) for s in shape)
     size = t._array.size
     known = int(np.prod([s for s in shape if s != -1]))
-    if shape.count(-1) > 1 or (-1 in shape and (known == 0 or size % known)) or (-1 not in shape and known != size):
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if (-1 in shape and (known == 0 or size % known)) or (-1 not in shape and known != size):
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
     return ViewBackward0.apply(t, shape=shape)
 
@@ -885,7 +940,7 @@ def squeeze(t: Tensor, dim: Any = None) -> Tensor:
         return SqueezeBackward0.apply(t, shape=tuple(s for s in shape if s != 1))
     if isinstance(dim, (tuple, list)):
         dims = _dims(dim, t.ndim)
-        return SqueezeBackward4.apply(t, shape=tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1)), dim=dims)
+        return SqueezeBackward2.apply(t, shape=tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1)), dim=dims)
     d = _dim(dim, t.ndim)
     return SqueezeBackward1.apply(t, shape=tuple(s for i, s in enumerate(shape) if not (i == d and s == 1)), dim=d)
 
@@ -906,12 +961,20 @@ def permute(t: Tensor, dims: Sequence[int]) -> Tensor:
             "permute(sparse_coo): number of dimensions in the tensor input does not match the length of "
             f"the desired ordering of dimensions i.e. input.dim() = {t.ndim} is not equal to len(dims) = {len(dims)}"
         )
-    return PermuteBackward0.apply(t, dims=tuple(_dim(d, t.ndim) for d in dims))
+    dims = tuple(_dim(d, t.ndim) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return PermuteBackward0.apply(t, dims=dims)
 
 
 def expand(t: Tensor, sizes: Sequence[int]) -> Tensor:
     shape = t._array.shape
     lead = len(sizes) - len(shape)
+    if lead < 0:
+        raise RuntimeError(
+            f"expand({_type_name(t)}{{{list(shape)}}}, size={list(sizes)}): the number of sizes provided "
+            f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(shape)})"
+        )
     target = []
     for i, s in enumerate(sizes):
         old = shape[i - lead] if i >= lead else None
@@ -927,42 +990,92 @@ def expand(t: Tensor, sizes: Sequence[int]) -> Tensor:
 
 
 def getitem(t: Tensor, index: Any) -> Tensor:
-    """Indexing as torch records it: basic parts become a chain of Select/Slice/Unsqueeze nodes,
-    integer arrays and boolean masks one IndexBackward0."""
-    parts = index if isinstance(index, tuple) else (index,)
-    parts = tuple(p._array if isinstance(p, Tensor) else p for p in parts)
-    if any(isinstance(p, (list, np.ndarray)) for p in parts):
-        try:
-            t._array[parts]
-        except IndexError as e:
-            raise IndexError(str(e).replace("axis", "dimension")) from None
-        return IndexBackward0.apply(t, indices=parts)
-    if parts.count(Ellipsis) > 1:
+    """Indexing as torch records it: first the basic parts (None, slices, ints) as a chain of
+    Unsqueeze/Slice/Select nodes, then integer arrays and boolean masks as one IndexBackward0."""
+    whole = isinstance(index, slice)  # x[a:b] on its own is recorded even when it takes everything
+    parts = tuple(_index_part(p) for p in (index if isinstance(index, tuple) else (index,)))
+    if sum(p is Ellipsis for p in parts) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    used = sum(1 for p in parts if p is not None and p is not Ellipsis)
+    used = sum(_index_dims(p) for p in parts if p is not None and p is not Ellipsis)
     if used > t.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t.ndim}")
-    out, dim = t, 0
+    out, dim, pos, rest = t, 0, 0, []  # pos: torch's position for messages; rest: for IndexBackward0
     for p in parts:
         if p is Ellipsis:
-            dim += t.ndim - used
-        elif p is None:
+            skip = t.ndim - used
+            rest += [slice(None)] * skip
+            dim, pos = dim + skip, pos + skip
+            continue
+        if p is None:
             out = UnsqueezeBackward0.apply(out, dim=dim)
+            rest.append(slice(None))
             dim += 1
         elif isinstance(p, slice):
             size = out._array.shape[dim]
             start, end, step = p.indices(size)
             if step <= 0:
                 raise ValueError("step must be greater than zero")
-            if (start, end, step) != (0, size, 1):
+            if whole or (start, end, step) != (0, size, 1):
                 out = SliceBackward0.apply(out, dim=dim, start=start, end=max(end, start), step=step)
+            rest.append(slice(None))
             dim += 1
+        elif isinstance(p, np.ndarray):
+            rest.append(p)
+            dim, pos = dim + _index_dims(p), pos + _index_dims(p) - 1
         else:
             i, size = int(p), out._array.shape[dim]
             if not -size <= i < size:
-                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+                raise IndexError(f"index {i} is out of bounds for dimension {pos} with size {size}")
             out = SelectBackward0.apply(out, dim=dim, index=i % size)
-    return out if out is not t else AliasBackward0.apply(t)  # x[:] is a view of x
+        pos += 1
+    if any(isinstance(p, np.ndarray) for p in rest):
+        _check_index_arrays(out._array.shape, rest)
+        return IndexBackward0.apply(out, indices=tuple(rest))
+    return out if out is not t else AliasBackward0.apply(t)  # x[:, :] and x[...] are views of x
+
+
+def _index_part(p: Any) -> Any:
+    """An index part as getitem reads it: tensors and lists become arrays, a 0-d integer tensor an int."""
+    if isinstance(p, Tensor):
+        return int(p._array) if p._array.ndim == 0 and p._array.dtype.kind in "iu" else p._array
+    if isinstance(p, list):
+        a = np.asarray(p)
+        return a.astype(np.int64) if a.size == 0 else a
+    return p
+
+
+def _index_dims(p: Any) -> int:
+    """How many dimensions of the tensor an index part uses up (a k-d boolean mask: k)."""
+    return p.ndim if isinstance(p, np.ndarray) and p.dtype == bool else 1
+
+
+def _check_index_arrays(shape: tuple, rest: list) -> None:
+    """torch's errors for masks and integer arrays that do not fit the tensor they index."""
+    d, ints = 0, []
+    for p in rest:
+        if isinstance(p, np.ndarray) and p.dtype == bool:
+            for j, n in enumerate(p.shape):
+                if n != shape[d + j]:
+                    raise IndexError(
+                        f"The shape of the mask {list(p.shape)} at index {j} does not match the shape of the "
+                        f"indexed tensor {list(shape)} at index {d + j}"
+                    )
+        elif isinstance(p, np.ndarray):
+            if p.dtype.kind not in "iu":
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            ints.append((p, shape[d]))
+        d += _index_dims(p)
+    try:
+        arrays = np.broadcast_arrays(*[p for p, _ in ints])
+    except ValueError:
+        shapes = ", ".join(str(list(p.shape)) for p, _ in ints)
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}") from None
+    if arrays:
+        bad = np.stack([((a < -n) | (a >= n)).ravel() for a, (_, n) in zip(arrays, ints)])
+        if bad.any():  # the first bad element, then the first array in which it is bad
+            e = int(np.argmax(bad.any(axis=0)))
+            k = int(np.argmax(bad[:, e]))
+            raise IndexError(f"index {arrays[k].flat[e]} is out of bounds for dimension {k} with size {ints[k][1]}")
 
 
 class AliasBackward0(Function):
@@ -987,13 +1100,20 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
     t._version += 1
 
 
-def inplace(t: Tensor, op: Any, other: Any) -> Tensor:
+def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
     """Run ``op(t, other)`` and write the result into t's memory (``add_``, ``-=``, ``zero_`` ...).
 
     Under ``no_grad`` this is a plain update, the way an optimizer changes weights. Otherwise a
     leaf that requires grad refuses, as in torch; any other tensor takes the op's grad_fn.
     """
     other_requires = isinstance(other, Tensor) and other.requires_grad
+    if ufunc is not None and not (_State.enabled and (t.requires_grad or other_requires)):
+        try:  # the optimizer's path: one NumPy call writing into t's memory
+            ufunc(t._array, other._array if isinstance(other, Tensor) else other, out=t._array, casting="same_kind")
+            t._version += 1
+            return t
+        except (ValueError, TypeError):
+            pass  # the general path below gives torch's message
     if _State.enabled and (t.requires_grad or other_requires):
         if t.grad_fn is None and t.requires_grad:
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
@@ -1015,10 +1135,9 @@ def _write(t: Tensor, out: Tensor) -> None:
             f"output with shape {list(t._array.shape)} doesn't match the broadcast shape {list(out._array.shape)}"
         )
     if _KIND_RANK[out._array.dtype.kind] > _KIND_RANK[t._array.dtype.kind]:
-        names = {"f": "Float", "i": "Long", "b": "Bool", "u": "Byte"}
         raise RuntimeError(
-            f"result type {names[out._array.dtype.kind]} can't be cast to the desired output type "
-            f"{names[t._array.dtype.kind]}"
+            f"result type {_SCALAR_TYPE[out._array.dtype.name]} can't be cast to the desired output type "
+            f"{_SCALAR_TYPE[t._array.dtype.name]}"
         )
     t._array[...] = out._array
 
@@ -1027,7 +1146,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors along an existing dimension."""
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     first = tensors[0]
     d = _dim(dim, first.ndim)
     for i, x in enumerate(tensors[1:], 1):

@@ -75,6 +75,8 @@ class Size(tuple):
 
 # ---------------------------------------------------------------- the Tensor
 
+_new = object.__new__
+
 
 class Tensor:
     """An n-dimensional array that can record the operations applied to it.
@@ -109,8 +111,12 @@ class Tensor:
     @classmethod
     def _make(cls, array: Any, grad_fn: Any = None) -> Tensor:
         """Wrap a NumPy result (0-d results come back from NumPy as scalars)."""
-        t = object.__new__(cls)
-        t._init(array if type(array) is np.ndarray else np.asarray(array), grad_fn)
+        t = _new(cls)
+        t._array = array if type(array) is np.ndarray else np.asarray(array)
+        t.grad_fn = grad_fn
+        t.requires_grad = grad_fn is not None
+        t._grad = t._hooks = t._accumulator = None
+        t._version = 0
         return t
 
     # ------------------------------------------------ attributes
@@ -214,9 +220,7 @@ class Tensor:
         for a one-element tensor (v = 1). Without ``retain_graph=True`` the saved tensors of the
         graph are freed, and a second backward through a node that saved tensors fails.
         """
-        from .autograd import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def retain_grad(self) -> None:
         """Keep .grad on this non-leaf tensor too (leaves always keep it)."""
@@ -329,23 +333,11 @@ class Tensor:
 
     # ------------------------------------------------ arithmetic (gradbook/_ops.py)
 
-    def __add__(self, other: Any) -> Tensor:
-        return _ops.add(self, other)
-
-    def __radd__(self, other: Any) -> Tensor:
-        return _ops.add(self, other)
-
-    def __sub__(self, other: Any) -> Tensor:
-        return _ops.sub(self, other)
+    # __add__, __radd__, __sub__, __mul__, __rmul__ are _ops.add, _ops.sub, _ops.mul themselves
+    # (bound at the end of this module): the hottest calls skip one Python frame.
 
     def __rsub__(self, other: Any) -> Tensor:
         return _ops.rsub(self, other)
-
-    def __mul__(self, other: Any) -> Tensor:
-        return _ops.mul(self, other)
-
-    def __rmul__(self, other: Any) -> Tensor:
-        return _ops.mul(self, other)
 
     def __truediv__(self, other: Any) -> Tensor:
         return _ops.div(self, other)
@@ -565,16 +557,16 @@ class Tensor:
     # ------------------------------------------------ in place (see _ops.inplace)
 
     def add_(self, other: Any, alpha: Any = 1) -> Tensor:
-        return _ops.inplace(self, _ops.add, other if alpha == 1 else other * alpha)
+        return _ops.inplace(self, _ops.add, other if alpha == 1 else other * alpha, np.add)
 
     def sub_(self, other: Any, alpha: Any = 1) -> Tensor:
-        return _ops.inplace(self, _ops.sub, other if alpha == 1 else other * alpha)
+        return _ops.inplace(self, _ops.sub, other if alpha == 1 else other * alpha, np.subtract)
 
     def mul_(self, other: Any) -> Tensor:
-        return _ops.inplace(self, _ops.mul, other)
+        return _ops.inplace(self, _ops.mul, other, np.multiply)
 
     def div_(self, other: Any) -> Tensor:
-        return _ops.inplace(self, _ops.div, other)
+        return _ops.inplace(self, _ops.div, other, np.true_divide)
 
     def zero_(self) -> Tensor:
         return _ops.inplace(self, _ops.fill, 0)
@@ -657,5 +649,9 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return Tensor._make(array)
 
 
-from . import _ops  # noqa: E402  (the op table needs Tensor defined first)
+from . import _ops, autograd  # noqa: E402  (the op table needs Tensor defined first)
+
+Tensor.__add__ = Tensor.__radd__ = _ops.add  # type: ignore[method-assign]
+Tensor.__sub__ = _ops.sub  # type: ignore[method-assign]
+Tensor.__mul__ = Tensor.__rmul__ = _ops.mul  # type: ignore[method-assign]
 from .autograd.graph import AccumulateGrad, _add_hook  # noqa: E402

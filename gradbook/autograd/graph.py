@@ -12,6 +12,8 @@ from __future__ import annotations
 import heapq
 import itertools
 import weakref
+
+import numpy as np
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from .grad_mode import _State, set_grad_enabled
@@ -66,6 +68,8 @@ class Node:
     next_functions: tuple[tuple[Node | None, int], ...] = ()
     _seq: int
     _pre_hooks: dict[int, Callable] | None = None  # tensor hooks of the op's output
+    _freed = False  # saved tensors released by a backward without retain_graph
+    _versions: tuple = ()  # (saved input, its version when saved)
     _retains: weakref.ref | None = None  # the output tensor, when it called retain_grad()
 
     def name(self) -> str:
@@ -128,64 +132,78 @@ class Function(Node):
     saves: ClassVar[tuple[str, ...]] = ()
     vjps: ClassVar[tuple[Callable[[Any, Tensor], Tensor], ...]] = ()
     forward: ClassVar[Callable[..., Any]]
-    _freed = False
+    _saved_inputs: ClassVar[tuple[tuple[str, int], ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._saved_inputs = tuple((name, cls.inputs.index(name)) for name in cls.saves if name in cls.inputs)
 
     @classmethod
     def apply(cls, *tensors: Tensor, **params: Any) -> Tensor:
-        out = cls.forward(*[t._array for t in tensors], **params)
-        if not _State.enabled:
-            return Tensor._make(out)
+        if len(tensors) == 1:
+            out = cls.forward(tensors[0]._array, **params)
+        else:
+            out = cls.forward(*[t._array for t in tensors], **params)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)  # NumPy returns scalars for 0-d results
+        if _State.enabled:
+            for t in tensors:
+                if t.requires_grad:
+                    return Tensor._make(out, cls._record(tensors, params, out))
+        return Tensor._make(out)
+
+    @classmethod
+    def _record(cls, tensors: tuple[Tensor, ...], params: dict, out: np.ndarray) -> Function:
+        node = cls.__new__(cls)
+        d = node.__dict__
+        d.update(params)
+        d["_seq"] = next(_creation_order)
+        edges = []
         for t in tensors:
             if t.requires_grad:
-                break
-        else:
-            return Tensor._make(out)
-        node = cls.__new__(cls)
-        node._seq = next(_creation_order)
-        node.next_functions = tuple(
-            ((t.grad_fn or t._grad_accumulator()), 0) if t.requires_grad else (None, 0)
-            for t in tensors
-        )
-        node._meta = [(t._array.shape, t._array.dtype) for t in tensors]
-        node.__dict__.update(params)
-        if cls.saves:
-            saved: dict[str, Any] = {}
-            for name in cls.saves:
-                if name == "result":
-                    saved[name] = out
-                elif name in params:
-                    saved[name] = params[name]
-                else:
-                    t = tensors[cls.inputs.index(name)]
-                    saved[name] = (t, t._version)
-            node._saved = saved
-        return Tensor._make(out, node)
+                fn = t.grad_fn
+                edges.append((fn if fn is not None else t._grad_accumulator(), 0))
+            else:
+                edges.append((None, 0))
+        d["next_functions"] = tuple(edges)
+        d["_meta"] = [(t._array.shape, t._array.dtype) for t in tensors]
+        if cls._saved_inputs:
+            for name, i in cls._saved_inputs:
+                d[name] = tensors[i]
+            d["_versions"] = tuple((tensors[i], tensors[i]._version) for _, i in cls._saved_inputs)
+        if "result" in cls.saves:
+            d["_result"] = out
+        return node
+
+    @property
+    def result(self) -> Tensor:
+        """The saved output, as a tensor whose grad_fn is this node (so it can be differentiated)."""
+        return Tensor._make(self._result, self)
 
     def __getattr__(self, name: str) -> Any:
-        # saved values, read by the rules as node.<name> and by torch users as node._saved_<name>
+        # reached only for names not set: torch's _saved_<name> spelling, or a freed saved tensor
+        d = self.__dict__
         key = name[7:] if name.startswith("_saved_") else name
-        if key not in type(self).saves:
-            raise AttributeError(f"'{self.name()}' object has no attribute '{name}'")
-        saved = self.__dict__.get("_saved")
-        if saved is None:
+        if key != name:
+            if key == "result" and "_result" in d:
+                self._check_saved_versions()
+                return self.result
+            if key in d:
+                self._check_saved_versions()
+                return d[key]
+        if key in type(self).saves:
             raise RuntimeError(FREED_ERROR)
-        value = saved[key]
-        if key == "result":
-            return Tensor._make(value, self)
-        if type(value) is tuple and len(value) == 2 and type(value[1]) is int:
-            _check_version(*value, self)
-            return value[0]
-        return value
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _check_saved_versions(self) -> None:
-        for value in (self.__dict__.get("_saved") or {}).values():
-            if type(value) is tuple and len(value) == 2 and type(value[1]) is int:
-                _check_version(*value, self)
+        for t, version in self._versions:
+            if t._version != version:
+                _version_error(t, version)
 
-    def _run(self, grad: Tensor, needed: Callable[[Node], bool]) -> list[Tensor | None]:
+    def _run(self, grad: Tensor, needed: set | None) -> list[Tensor | None]:
         grads: list[Tensor | None] = []
         for rule, (fn, _), (shape, dtype) in zip(self.vjps, self.next_functions, self._meta):
-            if fn is None or not needed(fn):
+            if fn is None or (needed is not None and fn not in needed):
                 grads.append(None)
                 continue
             g = rule(self, grad)
@@ -197,23 +215,24 @@ class Function(Node):
         return grads
 
     def _release(self) -> None:
-        if self.__dict__.get("_saved"):
-            self._saved = None
-            self._freed = True
+        if self.saves:
+            d = self.__dict__
+            for name in self.saves:
+                d.pop("_result" if name == "result" else name, None)
+            d["_freed"] = True
 
 
-def _check_version(t: Tensor, version: int, node: Node) -> None:
-    if t._version != version:
-        kind = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
-        what = f"[gradbook.{kind.get(t._array.dtype.name, '')}Tensor [{', '.join(map(str, t.shape))}]]"
-        if t.grad_fn is not None:
-            what += f", which is output 0 of {t.grad_fn.name()},"
-        raise RuntimeError(
-            "one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: {what} is at version {t._version}; expected version {version} "
-            "instead. Hint: the saved value changed after it was used; compute on a copy "
-            "(.clone()) or make the change after backward()."
-        )
+def _version_error(t: Tensor, version: int) -> None:
+    kind = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
+    what = f"[gradbook.{kind.get(t._array.dtype.name, '')}Tensor [{', '.join(map(str, t.shape))}]]"
+    if t.grad_fn is not None:
+        what += f", which is output 0 of {t.grad_fn.name()},"
+    raise RuntimeError(
+        "one of the variables needed for gradient computation has been modified by an "
+        f"inplace operation: {what} is at version {t._version}; expected version {version} "
+        "instead. Hint: the saved value changed after it was used; compute on a copy "
+        "(.clone()) or make the change after backward()."
+    )
 
 
 def unbroadcast(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
@@ -226,12 +245,11 @@ def unbroadcast(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
     >>> unbroadcast(torch.ones(2, 3), (3,))
     tensor([2., 2., 2.])
     """
-    lead = grad.ndim - len(shape)
+    lead = grad._array.ndim - len(shape)
     if lead:
-        grad = grad.sum(dim=tuple(range(lead)))
-    ones = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
-    if ones:
-        grad = grad.sum(dim=ones, keepdim=True)
+        grad = grad.sum(dim=tuple(range(lead)) if lead > 1 else 0)
+    if grad._array.shape != shape:
+        grad = grad.sum(dim=tuple(i for i, n in enumerate(shape) if n == 1 and grad._array.shape[i] != 1), keepdim=True)
     return grad
 
 
@@ -264,22 +282,20 @@ def run_backward(
 
     # 1. discover the graph and count each node's incoming edges
     deps, order = _discover(root_nodes)
-    seen = set(order)
 
     # 2. with inputs=, keep only the nodes that lead to one of them
     targets: dict[Node, int] = {}
+    needed: set[Node] | None = None
     if inputs is not None:
         for i, t in enumerate(inputs):
             targets.setdefault(t.grad_fn or t._grad_accumulator(), i)
-        needed_set = _leading_to(order, deps, root_nodes, targets)
-        needed: Callable[[Node], bool] = needed_set.__contains__
-    else:
-        needed_set = seen
-        needed = _always
+        needed = _leading_to(deps, root_nodes, targets)
 
     # 3. fail now rather than halfway: freed graphs and modified saved tensors
-    for node in needed_set:
-        if isinstance(node, Function) and any(fn is not None and needed(fn) for fn, _ in node.next_functions):
+    for node in order if needed is None else needed:
+        if node._freed or node._versions:
+            if needed is not None and not any(fn in needed for fn, _ in node.next_functions):
+                continue  # a target whose own rule will not run
             if node._freed:
                 raise RuntimeError(FREED_ERROR)
             node._check_saved_versions()
@@ -289,7 +305,7 @@ def run_backward(
     buffers: dict[Node, Tensor] = {}
     for node, g in zip(root_nodes, grads):
         buffers[node] = buffers[node] + g if node in buffers else g
-    ready = [(*n._priority(), i, n) for i, n in enumerate(dict.fromkeys(root_nodes)) if n not in deps]
+    ready = [(*n._priority(), n) for n in dict.fromkeys(root_nodes) if n not in deps]
     heapq.heapify(ready)
     with set_grad_enabled(create_graph):
         while ready:
@@ -302,10 +318,11 @@ def run_backward(
                     r = hook(grad)
                     if r is not None:
                         grad = r
-            retained = node._retains() if node._retains is not None else None
-            if retained is not None:
-                _accumulate(retained, grad.detach() if not create_graph else grad, create_graph)
-            if node in targets:
+            if node._retains is not None:
+                retained = node._retains()
+                if retained is not None:
+                    _accumulate(retained, grad if create_graph else grad.detach(), create_graph)
+            if targets and node in targets:
                 captured[targets[node]] = grad
             if isinstance(node, AccumulateGrad):
                 if accumulate and (inputs is None or node in targets):
@@ -319,19 +336,18 @@ def run_backward(
             if _observer is not None:
                 _observer("exit", node, grad, outs)
             for (fn, _), g in zip(node.next_functions, outs):
-                if fn is None or not needed(fn):
+                if g is None:
                     continue
-                if g is not None:
-                    if fn in buffers:
-                        old = buffers[fn]
-                        buffers[fn] = old + g
-                        if _observer is not None:
-                            _observer("sum", fn, old, g, buffers[fn])
-                    else:
-                        buffers[fn] = g
+                if fn in buffers:
+                    old = buffers[fn]
+                    buffers[fn] = old + g
+                    if _observer is not None:
+                        _observer("sum", fn, old, g, buffers[fn])
+                else:
+                    buffers[fn] = g
                 deps[fn] -= 1
-                if deps[fn] == 0 and fn in buffers:
-                    heapq.heappush(ready, (*fn._priority(), 0, fn))
+                if deps[fn] == 0:
+                    heapq.heappush(ready, (*fn._priority(), fn))
     return captured
 
 
@@ -358,11 +374,7 @@ def reachable(root_nodes: list[Node]) -> set[Node]:
     return set(_discover(root_nodes)[1])
 
 
-def _always(node: Node) -> bool:
-    return True
-
-
-def _leading_to(order: list[Node], deps: dict[Node, int], roots: list[Node], targets: dict) -> set:
+def _leading_to(deps: dict[Node, int], roots: list[Node], targets: dict) -> set:
     """The nodes from which a target can be reached (the targets included)."""
     indeg = dict(deps)
     topo: list[Node] = []
