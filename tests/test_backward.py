@@ -473,3 +473,37 @@ def test_broadcast_error_is_torchs_runtime_error():
     with pytest.raises(RuntimeError) as e:
         torch.ones(2, 4) + torch.ones(3)
     assert str(e.value) == "The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 1"
+
+
+# ---------------------------------------------------------------- user-written functions
+
+
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x * x
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return 3 * x * x * grad_output  # d(x³)/dx = 3x²
+
+
+def test_custom_function_backward_and_double_backward():
+    x = leaf(2.0)
+    y = Cube.apply(x)
+    assert y.grad_fn.name() == "CubeBackward" and y.item() == 8.0
+    (g,) = torch.autograd.grad(y, x, create_graph=True)  # 3x² = 12
+    assert g.item() == 12.0
+    (h,) = torch.autograd.grad(g, x)  # 6x = 12
+    assert h.item() == 12.0
+
+
+def test_custom_function_frees_its_saved_tensors():
+    x = leaf(2.0)
+    y = Cube.apply(x)
+    y.backward()
+    with pytest.raises(RuntimeError, match=FREED):
+        y.backward()
+    assert x.grad.item() == 12.0

@@ -166,3 +166,17 @@ def test_retain_graph_semantics_match_torch_per_node():
             y.backward()
             outcome.append(error_text(y.backward))
         assert outcome[0] == outcome[1], name
+
+
+def test_custom_function_script_prints_what_torch_prints():
+    """A torch.autograd.Function lesson: output, grads, and its three error texts."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parent / "scripts" / "custom_function.py"
+    outs = [
+        subprocess.run([sys.executable, str(script), lib], capture_output=True, text=True, check=True).stdout
+        for lib in ("torch", "gradbook")
+    ]
+    assert outs[1] == outs[0]

@@ -79,9 +79,8 @@ class Node:
     def _sequence_nr(self) -> int:
         return self._seq
 
-    def _priority(self) -> tuple[int, int]:
-        # torch runs the ready node with the highest sequence number first
-        return (-self._seq, 0)
+    # torch runs the ready node with the highest sequence number first: the heap key, set at creation
+    _priority: int
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
@@ -98,6 +97,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable: Tensor) -> None:
         self.variable = variable
         self._seq = next(_creation_order)
+        self._priority = self._seq - 2**64  # before every op node; among leaves, in creation order
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
@@ -105,8 +105,7 @@ class AccumulateGrad(Node):
     def _sequence_nr(self) -> int:
         return 2**64 - 1  # torch's UINT64_MAX: accumulate as soon as a leaf's gradient is ready
 
-    def _priority(self) -> tuple[int, int]:
-        return (-(2**64), self._seq)
+
 
     @property
     def _pre_hooks(self) -> dict[int, Callable] | None:  # type: ignore[override]
@@ -126,6 +125,9 @@ class Function(Node):
       ``node.result``); backward without ``retain_graph`` frees them.
 
     Gradients are summed back to each input's shape by ``unbroadcast`` and cast to its dtype.
+
+    A subclass that defines torch's ``forward(ctx, ...)`` and ``backward(ctx, grad)`` static
+    methods instead is a user-written function, run by ``autograd/function.py`` as in torch.
     """
 
     inputs: ClassVar[tuple[str, ...]] = ("self",)
@@ -137,6 +139,10 @@ class Function(Node):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._saved_inputs = tuple((name, cls.inputs.index(name)) for name in cls.saves if name in cls.inputs)
+        if "backward" in cls.__dict__:
+            from .function import apply_custom
+
+            cls.apply = classmethod(apply_custom)  # type: ignore[assignment]
 
     @classmethod
     def apply(cls, *tensors: Tensor, **params: Any) -> Tensor:
@@ -157,7 +163,8 @@ class Function(Node):
         node = cls.__new__(cls)
         d = node.__dict__
         d.update(params)
-        d["_seq"] = next(_creation_order)
+        d["_seq"] = seq = next(_creation_order)
+        d["_priority"] = -seq
         edges = []
         for t in tensors:
             if t.requires_grad:
@@ -305,7 +312,7 @@ def run_backward(
     buffers: dict[Node, Tensor] = {}
     for node, g in zip(root_nodes, grads):
         buffers[node] = buffers[node] + g if node in buffers else g
-    ready = [(*n._priority(), n) for n in dict.fromkeys(root_nodes) if n not in deps]
+    ready = [(n._priority, n) for n in dict.fromkeys(root_nodes) if n not in deps]
     heapq.heapify(ready)
     with set_grad_enabled(create_graph):
         while ready:
@@ -347,7 +354,7 @@ def run_backward(
                     buffers[fn] = g
                 deps[fn] -= 1
                 if deps[fn] == 0:
-                    heapq.heappush(ready, (*fn._priority(), fn))
+                    heapq.heappush(ready, (fn._priority, fn))
     return captured
 
 
