@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ._tensor import Tensor, _to_dtype, float32, int64
+from ._tensor import Tensor, _new_leaf, _to_dtype, float32, int64
 
 _rng = np.random.default_rng(0)
 
@@ -28,8 +28,9 @@ def _shape(size: tuple) -> tuple[builtins.int, ...]:
 
 
 def _leaf(array: np.ndarray, dtype: Any, requires_grad: builtins.bool) -> Tensor:
-    t = Tensor._make(array.astype((_to_dtype(dtype) if dtype is not None else float32).numpy, copy=False))
-    return t.requires_grad_() if requires_grad else t
+    return _new_leaf(
+        array.astype((_to_dtype(dtype) if dtype is not None else float32).numpy, copy=False), requires_grad
+    )
 
 
 def ones(*size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
@@ -70,7 +71,9 @@ def full_like(t: Tensor, fill_value: Any, dtype: Any = None, requires_grad: buil
     return _leaf(np.full(t._array.shape, fill_value), _like(t, dtype), requires_grad)
 
 
-def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+def arange(
+    start: Any, end: Any = None, step: Any = 1, dtype: Any = None, requires_grad: builtins.bool = False
+) -> Tensor:
     """Values from ``start`` up to (not including) ``end``; int64 if all arguments are integers."""
     if end is None:
         start, end = 0, start
@@ -80,12 +83,16 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None, requir
     return _leaf(np.arange(start, end, step), dtype, requires_grad)
 
 
-def linspace(start: Any, end: Any, steps: builtins.int, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+def linspace(
+    start: Any, end: Any, steps: builtins.int, dtype: Any = None, requires_grad: builtins.bool = False
+) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     return _leaf(np.linspace(start, end, steps), dtype, requires_grad)
 
 
-def eye(n: builtins.int, m: builtins.int | None = None, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+def eye(
+    n: builtins.int, m: builtins.int | None = None, dtype: Any = None, requires_grad: builtins.bool = False
+) -> Tensor:
     """The identity matrix (n × m)."""
     return _leaf(np.eye(n, m), dtype, requires_grad)
 

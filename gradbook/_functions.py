@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import builtins
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -35,10 +36,8 @@ log = _method("log", "ln(x), elementwise.")
 log_softmax = _method("log_softmax", "log(softmax(x)) along ``dim``, computed stably.")
 matmul = _method("matmul", "Matrix product (dot, mv, mm or batched).")
 max = _method("max", "Largest value, or ``(values, indices)`` along ``dim``.")  # noqa: A001
-maximum = _method("maximum", "Elementwise maximum of two tensors.")
 mean = _method("mean", "Mean of all elements, or along ``dim``.")
 min = _method("min", "Smallest value, or ``(values, indices)`` along ``dim``.")  # noqa: A001
-minimum = _method("minimum", "Elementwise minimum of two tensors.")
 mm = _method("mm", "Matrix product of two 2-D tensors.")
 mul = _method("mul", "x · y, elementwise.")
 mv = _method("mv", "Matrix-vector product.")
@@ -58,6 +57,16 @@ t = _method("t", "Transpose of a tensor with at most 2 dimensions.")
 tanh = _method("tanh", "tanh(x), elementwise.")
 transpose = _method("transpose", "Swap two dimensions.")
 unsqueeze = _method("unsqueeze", "Insert a size-1 dimension.")
+
+
+def maximum(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """Elementwise maximum of two tensors, broadcast, in torch's promoted dtype."""
+    return input.maximum(other)
+
+
+def minimum(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """Elementwise minimum of two tensors, broadcast, in torch's promoted dtype."""
+    return input.minimum(other)
 
 
 def is_tensor(obj: Any) -> builtins.bool:

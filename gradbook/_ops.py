@@ -13,8 +13,10 @@ Python numbers to tensors, promote dtypes as torch does, and pick the right op.
 from __future__ import annotations
 
 import builtins
+import functools
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -27,6 +29,16 @@ def _const(array: Any) -> Tensor:
     return Tensor._make(array)
 
 
+def _quiet(fn: Any) -> Any:
+    """``fn`` without NumPy's warnings: torch gives inf and nan silently (log 0, 1/0, overflow)."""
+
+    def quiet(*args: Any, **kwargs: Any) -> Any:
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+
+    return quiet
+
+
 def _floating(fn: Any) -> Any:
     """``fn`` for an op with a floating-point result: integer and bool inputs are computed in
     float32, as torch does (NumPy would give float64)."""
@@ -37,19 +49,21 @@ def _floating(fn: Any) -> Any:
 
 
 class AddBackward0(Function):
-    """out = self + other;  ∂out/∂self = 1,  ∂out/∂other = 1."""
+    """out = self + alpha·other;  ∂out/∂self = 1,  ∂out/∂other = alpha (usually 1)."""
 
     inputs = ("self", "other")
-    forward = np.add
-    vjps = (lambda n, g: g, lambda n, g: g)
+    alpha = 1
+    forward = staticmethod(lambda a, b, alpha=1: np.add(a, b) if alpha == 1 else a + alpha * b)
+    vjps = (lambda n, g: g, lambda n, g: g if n.alpha == 1 else g * n.alpha)
 
 
 class SubBackward0(Function):
-    """out = self - other;  ∂out/∂self = 1,  ∂out/∂other = -1."""
+    """out = self - alpha·other;  ∂out/∂self = 1,  ∂out/∂other = -alpha (usually -1)."""
 
     inputs = ("self", "other")
-    forward = np.subtract
-    vjps = (lambda n, g: g, lambda n, g: -g)
+    alpha = 1
+    forward = staticmethod(lambda a, b, alpha=1: np.subtract(a, b) if alpha == 1 else a - alpha * b)
+    vjps = (lambda n, g: g, lambda n, g: -g if n.alpha == 1 else g * -n.alpha)
 
 
 class RsubBackward1(Function):
@@ -73,7 +87,7 @@ class DivBackward0(Function):
 
     inputs = ("self", "other")
     saves = ("self", "other")
-    forward = np.true_divide
+    forward = _quiet(np.true_divide)
     vjps = (lambda n, g: g / n.other, lambda n, g: -g * n.self / (n.other * n.other))
 
 
@@ -81,7 +95,7 @@ class ReciprocalBackward0(Function):
     """out = 1/self;  ∂out/∂self = -1/self² = -out²."""
 
     saves = ("result",)
-    forward = _floating(np.reciprocal)
+    forward = _floating(_quiet(np.reciprocal))
     vjps = (lambda n, g: -g * n.result * n.result,)
 
 
@@ -96,7 +110,7 @@ class PowBackward0(Function):
     """out = self ** exponent, for a number exponent;  ∂out/∂self = exponent · self^(exponent-1)."""
 
     saves = ("self",)  # the exponent is a number, kept as a param
-    forward = staticmethod(lambda a, exponent: np.power(a, exponent))
+    forward = _quiet(lambda a, exponent: np.power(a, exponent))
     vjps = (lambda n, g: g * 0 if n.exponent == 0 else g * n.exponent * n.self ** (n.exponent - 1),)
 
 
@@ -108,7 +122,7 @@ class PowBackward1(Function):
 
     inputs = ("self", "exponent")
     saves = ("self", "exponent", "result")
-    forward = np.power
+    forward = _quiet(np.power)
     vjps = (
         lambda n, g: g * where(n.exponent == 0, 0.0, n.exponent * n.self ** (n.exponent - 1)),
         lambda n, g: g * where((n.self == 0) & (n.exponent >= 0), 0.0, n.result * n.self.log()),
@@ -120,7 +134,7 @@ class PowBackward2(Function):
 
     inputs = ("exponent",)
     saves = ("exponent", "result")  # base is a number, kept as a param
-    forward = staticmethod(lambda e, base: np.power(np.asarray(base, dtype=e.dtype), e))
+    forward = staticmethod(_quiet(lambda e, base: np.power(np.asarray(base, dtype=e.dtype), e)))
     vjps = (lambda n, g: g * 0 if n.base == 0 else g * n.result * float(np.log(n.base)),)
 
 
@@ -179,7 +193,7 @@ class ExpBackward0(Function):
     """out = eˢᵉˡᶠ;  ∂out/∂self = eˢᵉˡᶠ = out."""
 
     saves = ("result",)
-    forward = _floating(np.exp)
+    forward = _floating(_quiet(np.exp))
     vjps = (lambda n, g: g * n.result,)
 
 
@@ -187,7 +201,7 @@ class LogBackward0(Function):
     """out = ln(self);  ∂out/∂self = 1/self."""
 
     saves = ("self",)
-    forward = _floating(np.log)
+    forward = _floating(_quiet(np.log))
     vjps = (lambda n, g: g / n.self,)
 
 
@@ -195,7 +209,7 @@ class SqrtBackward0(Function):
     """out = √self;  ∂out/∂self = 1/(2√self) = 1/(2·out)."""
 
     saves = ("result",)
-    forward = _floating(np.sqrt)
+    forward = _floating(_quiet(np.sqrt))
     vjps = (lambda n, g: g / (2 * n.result),)
 
 
@@ -258,10 +272,12 @@ class ClampBackward1(Function):
     saves = ("self",)
     forward = staticmethod(lambda a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False))
     vjps = (
-        lambda n, g: g
-        * _const(
-            (n.self._array >= (-np.inf if n.min is None else n.min))
-            & (n.self._array <= (np.inf if n.max is None else n.max))
+        lambda n, g: (
+            g
+            * _const(
+                (n.self._array >= (-np.inf if n.min is None else n.min))
+                & (n.self._array <= (np.inf if n.max is None else n.max))
+            )
         ),
     )
 
@@ -333,14 +349,14 @@ class LogSoftmaxBackward0(Function):
 class SumBackward0(Function):
     """out = Σ self (all elements);  ∂out/∂selfᵢ = 1, so g is copied to every element."""
 
-    forward = staticmethod(lambda a: np.sum(a))
+    forward = staticmethod(lambda a: a.sum())
     vjps = (lambda n, g: g.expand(n._meta[0][0]),)
 
 
 class SumBackward1(Function):
     """out = Σ self along ``dim``;  g is copied back along the summed dimensions."""
 
-    forward = staticmethod(lambda a, dim, keepdim: np.sum(a, axis=dim, keepdims=keepdim))
+    forward = staticmethod(lambda a, dim, keepdim: a.sum(axis=dim, keepdims=keepdim))
     vjps = (lambda n, g: _unreduce(g, n).expand(n._meta[0][0]),)
 
 
@@ -355,9 +371,7 @@ class MeanBackward1(Function):
     """out = mean of self along ``dim``;  ∂out/∂selfᵢ = 1/(number of elements averaged)."""
 
     forward = staticmethod(lambda a, dim, keepdim: np.mean(a, axis=dim, keepdims=keepdim, dtype=a.dtype))
-    vjps = (
-        lambda n, g: _unreduce(g, n).expand(n._meta[0][0]) / int(np.prod([n._meta[0][0][d] for d in n.dim])),
-    )
+    vjps = (lambda n, g: _unreduce(g, n).expand(n._meta[0][0]) / int(np.prod([n._meta[0][0][d] for d in n.dim])),)
 
 
 def _unreduce(g: Tensor, n: Function) -> Tensor:
@@ -492,6 +506,31 @@ class ToCopyBackward0(Function):
         return super().apply(t, dtype=dtype)
 
 
+class ZeroBackward0(Function):
+    """out = self filled with zeros (``zero_``);  ∂out/∂self = 0."""
+
+    forward = staticmethod(np.zeros_like)
+    vjps = (lambda n, g: _const(np.zeros_like(g._array)),)
+
+
+class FillBackward2(Function):
+    """out = self filled with the number ``value`` (``fill_``);  ∂out/∂self = 0."""
+
+    forward = staticmethod(lambda a, value: np.full_like(a, value))
+    vjps = (lambda n, g: _const(np.zeros_like(g._array)),)
+
+
+class CopyBackwards(Function):
+    """out = src broadcast into self's shape and dtype (``copy_``);  ∂out/∂self = 0,  ∂out/∂src = 1."""
+
+    inputs = ("self", "src")
+    forward = staticmethod(lambda a, src: np.broadcast_to(src, a.shape).astype(a.dtype))
+    vjps = (lambda n, g: _const(np.zeros_like(g._array)), lambda n, g: g)
+
+    def name(self) -> str:
+        return "torch::autograd::CopyBackwards"  # a hand-written node in torch, named like AccumulateGrad
+
+
 class SelectBackward0(Function):
     """out = self[index] along ``dim``;  g goes back to that position, zeros elsewhere."""
 
@@ -566,7 +605,9 @@ class MseLossBackward0(Function):
     @staticmethod
     def forward(a: np.ndarray, t: np.ndarray, reduction: str) -> np.ndarray:
         sq = np.square(a - t)
-        return sq if reduction == "none" else sq.sum(dtype=a.dtype) if reduction == "sum" else sq.mean(dtype=a.dtype)
+        if a.dtype != t.dtype:  # torch's promotion (NumPy's differs for integer targets)
+            sq = sq.astype(_promoted(a, t), copy=False)
+        return sq if reduction == "none" else sq.sum(dtype=sq.dtype) if reduction == "sum" else sq.mean(dtype=sq.dtype)
 
     vjps = (
         lambda n, g: (n.self - n.target) * (g * (2 / _mse_count(n))),
@@ -582,32 +623,37 @@ def _mse_count(n: Function) -> int:
 
 
 class NllLossBackward0(Function):
-    """out = -mean of self[i, target[i]] (self holds log-probabilities);  -1/N at each target."""
+    """out = -mean of self[i, target[i]] (self holds log-probabilities);  -1/N at each target.
+
+    ``self`` is (N, C) with N targets, or (C,) with one 0-d target (a single example).
+    """
 
     saves = ("self", "target")
 
     @staticmethod
     def forward(a: np.ndarray, target: Tensor, reduction: str, ignore_index: int) -> np.ndarray:
-        target = target._array  # class indices: a param, not a differentiable input
-        picked = -np.take_along_axis(a, np.expand_dims(np.where(target == ignore_index, 0, target), 1), 1)[:, 0]
-        picked = np.where(target == ignore_index, 0, picked).astype(a.dtype)
+        t = target._array.reshape(-1)  # class indices: a param, not a differentiable input
+        keep = t != ignore_index
+        picked = -a.reshape(-1, a.shape[-1])[np.arange(t.size), np.where(keep, t, 0)]
+        picked = np.where(keep, picked, 0).astype(a.dtype)
         if reduction == "none":
-            return picked
+            return picked if a.ndim == 2 else picked.reshape(())
         if reduction == "sum":
             return picked.sum()
-        count = (target != ignore_index).sum()  # every target ignored: the mean of nothing is nan
+        count = int(keep.sum())  # every target ignored: the mean of nothing is nan
         return picked.sum() / a.dtype.type(count) if count else a.dtype.type(np.nan)
 
-    vjps = (lambda n, g: (g if n.reduction == "none" else g.unsqueeze(0)).unsqueeze(1) * _const(_nll_weights(n)),)
+    vjps = (lambda n, g: (g.unsqueeze(1) if g.ndim else g) * _const(_nll_weights(n)),)
 
 
 def _nll_weights(n: Function) -> np.ndarray:
+    """∂out/∂self for a seed of 1: -1 at each kept target (divided by their number for the mean)."""
     shape, dtype = n._meta[0]
-    target = n.target._array
-    keep = target != n.ignore_index
-    w = np.zeros(shape, dtype=dtype)
-    w[np.arange(shape[0])[keep], target[keep]] = -1
-    return w / (max(keep.sum(), 1) if n.reduction == "mean" else 1)
+    t = n.target._array.reshape(-1)
+    keep = t != n.ignore_index
+    w = np.zeros((t.size, shape[-1]), dtype=dtype)
+    w[np.arange(t.size)[keep], t[keep]] = -1
+    return w.reshape(shape) / (max(int(keep.sum()), 1) if n.reduction == "mean" else 1)
 
 
 # ================================================================ dispatch: numbers, dtypes, shapes
@@ -634,8 +680,15 @@ def _lift(value: Any, like: Tensor) -> Tensor:
 
 
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}
-_SCALAR_TYPE = {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int", "int64": "Long",
-                "uint8": "Byte", "bool": "Bool"}  # torch's names of dtypes in messages
+_SCALAR_TYPE = {
+    "float16": "Half",
+    "float32": "Float",
+    "float64": "Double",
+    "int32": "Int",
+    "int64": "Long",
+    "uint8": "Byte",
+    "bool": "Bool",
+}  # torch's names of dtypes in messages
 
 
 def _type_name(t: Tensor) -> str:
@@ -677,20 +730,22 @@ def _pair(a: Tensor, b: Any) -> tuple[Tensor, Tensor]:
     return a, b
 
 
-def _binary(cls: type[Function], a: Tensor, b: Any) -> Tensor:
+def _binary(cls: type[Function], a: Tensor, b: Any, **params: Any) -> Tensor:
     """A broadcasting binary op, with torch's dtype promotion and broadcasting error."""
     if not isinstance(b, Tensor):
+        if type(b) is float and a._array.dtype.kind == "f" and not (a.requires_grad and _State.enabled):
+            return Tensor._make(cls.forward(a._array, b, **params))  # NumPy keeps float32 for a Python float
         b = _lift(b, a)
     try:
-        return _promoting(cls, a, b)
+        return _promoting(cls, a, b, **params)
     except ValueError:
         _broadcast_check(a._array.shape, b._array.shape)  # raises torch's message
         raise
 
 
-def _promoting(cls: type[Function], a: Tensor, b: Tensor) -> Tensor:
+def _promoting(cls: type[Function], a: Tensor, b: Tensor, **params: Any) -> Tensor:
     """``cls.apply(a, b)`` with its result in torch's promoted dtype."""
-    out = cls.apply(a, b)
+    out = cls.apply(a, b, **params)
     x, y = a._array, b._array
     if x.dtype != y.dtype:
         want = _promoted(x, y)
@@ -699,14 +754,14 @@ def _promoting(cls: type[Function], a: Tensor, b: Tensor) -> Tensor:
     return out
 
 
-def add(a: Tensor, b: Any) -> Tensor:
-    """a + b, broadcasting."""
-    return _binary(AddBackward0, a, b)
+def add(a: Tensor, b: Any, alpha: Any = 1) -> Tensor:
+    """a + alpha·b, broadcasting."""
+    return _binary(AddBackward0, a, b) if alpha == 1 else _binary(AddBackward0, a, b, alpha=alpha)
 
 
-def sub(a: Tensor, b: Any) -> Tensor:
-    """a - b, broadcasting."""
-    return _binary(SubBackward0, a, b)
+def sub(a: Tensor, b: Any, alpha: Any = 1) -> Tensor:
+    """a - alpha·b, broadcasting."""
+    return _binary(SubBackward0, a, b) if alpha == 1 else _binary(SubBackward0, a, b, alpha=alpha)
 
 
 def rsub(a: Tensor, b: Any) -> Tensor:
@@ -764,9 +819,24 @@ def compare(ufunc: Any, a: Tensor, b: Any) -> Tensor:
 
 
 def fill(t: Tensor, value: Any) -> Tensor:
-    """``value`` broadcast to t's shape (zero_, fill_, copy_)."""
-    v = _lift(value, t)
-    return v.expand(t.shape) if v._array.shape != t._array.shape else v
+    """t filled with ``value``, in t's dtype: a number (``fill_``) or a tensor broadcast (``copy_``).
+
+    torch records ``fill_`` with a 0-d tensor as FillBackward3; here any tensor is a copy_.
+    """
+    if not isinstance(value, Tensor):
+        return FillBackward2.apply(t, value=value)
+    shape, src = t._array.shape, value._array.shape
+    if src != shape:
+        _broadcast_check(shape, src)
+        if np.broadcast_shapes(shape, src) != shape:
+            full = list(np.broadcast_shapes(shape, src))
+            raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape {full}")
+    return CopyBackwards.apply(t, value)
+
+
+def zero(t: Tensor, _: Any = None) -> Tensor:
+    """t filled with zeros (``zero_``)."""
+    return ZeroBackward0.apply(t)
 
 
 def where(condition: Tensor, input: Any, other: Any) -> Tensor:  # noqa: A002
@@ -793,6 +863,8 @@ def clamp(t: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     min, max = (v.item() if isinstance(v, Tensor) else v for v in (min, max))
+    if t._array.dtype.kind != "f" and (isinstance(min, float) or isinstance(max, float)):
+        t = t.float()  # an integer tensor clamped to float bounds gives float32, as in torch
     return ClampBackward1.apply(t, min=min, max=max)
 
 
@@ -806,38 +878,100 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         return dot(a, b)
     if x.ndim == 2 and y.ndim == 1:
         if x.shape[1] != y.shape[0]:
-            raise RuntimeError(f"size mismatch, got input ({x.shape[0]}), mat ({x.shape[0]}x{x.shape[1]}), vec ({y.shape[0]})")
+            raise RuntimeError(
+                f"size mismatch, got input ({x.shape[0]}), mat ({x.shape[0]}x{x.shape[1]}), vec ({y.shape[0]})"
+            )
+        _same_dtype(x, y, "mv")
         return MvBackward0.apply(a, b)
     if x.ndim == 1:
+        if y.ndim > 2 and x.dtype != y.dtype:  # torch folds the product into one mv if a requires grad
+            _same_dtype(*((y, x, "mv") if a.requires_grad else (x, y, "bmm")))
         out = matmul(a.unsqueeze(0), b)
         return SqueezeBackward4.apply(out, shape=y.shape[:-2] + y.shape[-1:], dim=out.ndim - 2)
     if y.ndim == 1:
+        _same_dtype(x, y, "mv")
         out = matmul(a, b.unsqueeze(1))
         return SqueezeBackward4.apply(out, shape=x.shape[:-1], dim=out.ndim - 1)
     if x.shape[-1] != y.shape[-2]:
         if x.ndim == 2 and y.ndim == 2:
-            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]} and {y.shape[0]}x{y.shape[1]})")
+            _mm_shapes(x, y)
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{x.shape[0]}, {x.shape[-1]}] "
             f"but got: [{y.shape[0]}, {y.shape[-2]}]."
         )
     if x.ndim == 2 and y.ndim == 2:
-        return _promoting(MmBackward0, a, b)
+        _same_dtype(x, y, "mm")
+        return MmBackward0.apply(a, b)
     _broadcast_check(x.shape[:-2], y.shape[:-2])
-    return _promoting(BmmBackward0, a, b)
+    if x.dtype != y.dtype:  # torch folds the product into one mm for (..., n, k) @ (k, m), and for
+        # (n, k) @ (..., k, m) if a requires grad; otherwise it is a bmm
+        folded = y.ndim == 2 or (x.ndim == 2 and a.requires_grad)
+        _same_dtype(*((x, y, "mm") if y.ndim == 2 else (y, x, "mm") if folded else (x, y, "bmm")))
+    return BmmBackward0.apply(a, b)
 
 
 def dot(a: Tensor, b: Tensor) -> Tensor:
     """Σᵢ aᵢ bᵢ for two 1-D tensors of the same length."""
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    _same_dtype(a._array, b._array, "dot")
     if a._array.shape != b._array.shape:
         n, m = a._array.shape[0], b._array.shape[0]
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number "
             f"of elements, but got {n} and {m} elements respectively"
         )
-    return _promoting(DotBackward0, a, b)
+    return DotBackward0.apply(a, b)
+
+
+def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+    """bias + mat1 @ mat2 as one node (``F.linear``), with torch's checks."""
+    b, x, y = bias._array, mat1._array, mat2._array
+    d = y.dtype
+    if b.dtype != d or x.dtype != d or x.shape[1] != y.shape[0] or (b.shape != y.shape[1:] and b.ndim):
+        if b.dtype != d:
+            t1, t2 = _SCALAR_TYPE[b.dtype.name], _SCALAR_TYPE[d.name]
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got {t1} and {t2}")
+        _same_dtype(x, y, "addmm")
+        _mm_shapes(x, y)
+        _expanded_shape(b.shape, (x.shape[0], y.shape[1]))  # raises torch's message if bias does not fit
+    return AddmmBackward0.apply(bias, mat1, mat2)
+
+
+def _same_dtype(x: np.ndarray, y: np.ndarray, op: str) -> None:
+    """Matrix products do not promote dtypes: torch refuses float32 @ float64, with these messages."""
+    if x.dtype == y.dtype:
+        return
+    t1, t2 = _SCALAR_TYPE[x.dtype.name], _SCALAR_TYPE[y.dtype.name]
+    if op == "dot":
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {t1} and {t2}")
+    if op == "mv":  # x is the matrix, y the vector
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {t2}, {t1}, and {t2}")
+    if op == "bmm":
+        raise RuntimeError(f"expected scalar type {t1} but found {t2}")
+    if op == "addmm":  # x is mat1, y is mat2
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {t1} and {t2}")
+    c1, c2 = _C_TYPE[x.dtype.name], _C_TYPE[y.dtype.name]
+    raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {c1} != {c2}")
+
+
+def _mm_shapes(x: np.ndarray, y: np.ndarray) -> None:
+    """torch's check that two matrices can be multiplied."""
+    if x.shape[1] != y.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]} and {y.shape[0]}x{y.shape[1]})"
+        )
+
+
+_C_TYPE = {
+    "float16": "c10::Half",
+    "float32": "float",
+    "float64": "double",
+    "int32": "int",
+    "int64": "long int",
+    "uint8": "unsigned char",
+    "bool": "bool",
+}  # the C++ names in torch's mm message
 
 
 def _dim(d: int, ndim: int) -> int:
@@ -894,7 +1028,10 @@ def extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
     """max/min: of everything, or ``(values, indices)`` along ``dim``."""
     if dim is None:
         if t._array.size == 0:
-            raise RuntimeError(f"{which}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+            raise RuntimeError(
+                f"{which}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
+                "dim with the 'dim' argument."
+            )
         return (MaxBackward1 if which == "max" else MinBackward1).apply(t)
     d = _dim(dim, t.ndim)
     indices = (np.argmax if which == "max" else np.argmin)(t._array, axis=d)
@@ -940,7 +1077,8 @@ def squeeze(t: Tensor, dim: Any = None) -> Tensor:
         return SqueezeBackward0.apply(t, shape=tuple(s for s in shape if s != 1))
     if isinstance(dim, (tuple, list)):
         dims = _dims(dim, t.ndim)
-        return SqueezeBackward2.apply(t, shape=tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1)), dim=dims)
+        kept = tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1))
+        return SqueezeBackward2.apply(t, shape=kept, dim=dims)
     d = _dim(dim, t.ndim)
     return SqueezeBackward1.apply(t, shape=tuple(s for i, s in enumerate(shape) if not (i == d and s == 1)), dim=d)
 
@@ -969,16 +1107,25 @@ def permute(t: Tensor, dims: Sequence[int]) -> Tensor:
 
 def expand(t: Tensor, sizes: Sequence[int]) -> Tensor:
     shape = t._array.shape
-    lead = len(sizes) - len(shape)
-    if lead < 0:
+    if len(sizes) < len(shape):
         raise RuntimeError(
             f"expand({_type_name(t)}{{{list(shape)}}}, size={list(sizes)}): the number of sizes provided "
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(shape)})"
         )
+    return ExpandBackward0.apply(t, size=_expanded_shape(shape, sizes))
+
+
+def _expanded_shape(shape: tuple, sizes: Sequence[int]) -> tuple[int, ...]:
+    """The shape ``expand(*sizes)`` gives a tensor of ``shape`` (-1 keeps a size), or torch's error."""
+    lead = len(sizes) - len(shape)
     target = []
     for i, s in enumerate(sizes):
         old = shape[i - lead] if i >= lead else None
-        if s == -1 and old is not None:
+        if s == -1 and old is None:
+            raise RuntimeError(
+                f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {i}"
+            )
+        if s == -1:
             s = old
         elif old is not None and old != 1 and old != s:
             raise RuntimeError(
@@ -986,7 +1133,7 @@ def expand(t: Tensor, sizes: Sequence[int]) -> Tensor:
                 f"dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(shape)}"
             )
         target.append(int(s))
-    return ExpandBackward0.apply(t, size=tuple(target))
+    return tuple(target)
 
 
 def getitem(t: Tensor, index: Any) -> Tensor:
@@ -1069,7 +1216,9 @@ def _check_index_arrays(shape: tuple, rest: list) -> None:
         arrays = np.broadcast_arrays(*[p for p, _ in ints])
     except ValueError:
         shapes = ", ".join(str(list(p.shape)) for p, _ in ints)
-        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}") from None
+        raise IndexError(
+            f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}"
+        ) from None
     if arrays:
         bad = np.stack([((a < -n) | (a >= n)).ravel() for a, (_, n) in zip(arrays, ints)])
         if bad.any():  # the first bad element, then the first array in which it is bad
@@ -1095,7 +1244,10 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
             "gradbook does not record item assignment into a tensor that is part of a graph; "
             "build the result with gradbook.where or gradbook.cat instead"
         )
-    parts = index._array if isinstance(index, Tensor) else tuple(p._array if isinstance(p, Tensor) else p for p in index) if isinstance(index, tuple) else index
+    if isinstance(index, tuple):
+        parts = tuple(p._array if isinstance(p, Tensor) else p for p in index)
+    else:
+        parts = index._array if isinstance(index, Tensor) else index
     t._array[parts] = value._array
     t._version += 1
 
@@ -1151,16 +1303,24 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     d = _dim(dim, first.ndim)
     for i, x in enumerate(tensors[1:], 1):
         if x.ndim != first.ndim:
-            raise RuntimeError(
-                f"Tensors must have same number of dimensions: got {first.ndim} and {x.ndim}"
-            )
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {first.ndim} and {x.ndim}")
         for k in range(first.ndim):
             if k != d and x._array.shape[k] != first._array.shape[k]:
                 raise RuntimeError(
                     f"Sizes of tensors must match except in dimension {d}. Expected size "
                     f"{first._array.shape[k]} but got size {x._array.shape[k]} for tensor number {i} in the list."
                 )
-    return CatBackward0.apply(*tensors, dim=d, sizes=[x._array.shape[d] for x in tensors])
+    return _joined(CatBackward0.apply(*tensors, dim=d, sizes=[x._array.shape[d] for x in tensors]), tensors)
+
+
+def _joined(out: Tensor, tensors: list[Tensor]) -> Tensor:
+    """cat/stack's result in torch's promoted dtype (NumPy makes int64 with float32 float64)."""
+    dtypes = {x._array.dtype for x in tensors}
+    if len(dtypes) > 1:
+        want = functools.reduce(_promote_types, dtypes)
+        if out._array.dtype != want:
+            out._array = out._array.astype(want)
+    return out
 
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
@@ -1174,5 +1334,4 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                 f"stack expects each tensor to be equal size, but got {list(tensors[0]._array.shape)} "
                 f"at entry 0 and {list(x._array.shape)} at entry {i}"
             )
-    return StackBackward0.apply(*tensors, dim=_dim(dim, tensors[0].ndim + 1))
-
+    return _joined(StackBackward0.apply(*tensors, dim=_dim(dim, tensors[0].ndim + 1)), tensors)

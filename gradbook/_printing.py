@@ -167,11 +167,7 @@ def _vector_str(a: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) ->
     if summarize and not e:
         data = ["..."]
     elif summarize and a.shape[0] > 2 * e:
-        data = (
-            [fmt.format(v) for v in a[:e].tolist()]
-            + [" ..."]
-            + [fmt.format(v) for v in a[-e:].tolist()]
-        )
+        data = [fmt.format(v) for v in a[:e].tolist()] + [" ..."] + [fmt.format(v) for v in a[-e:].tolist()]
     else:
         data = [fmt.format(v) for v in a.tolist()]
     lines = [", ".join(data[i : i + per_line]) for i in range(0, len(data), per_line)]
@@ -188,17 +184,12 @@ def _tensor_str(a: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) ->
         idx = list(range(e)) + [None] + list(range(len(a) - e, len(a)))
     else:
         idx = list(range(a.shape[0]))
-    slices = [
-        "..." if i is None else _tensor_str(a[i], indent + 1, summarize, fmt)
-        for i in idx
-    ]
+    slices = ["..." if i is None else _tensor_str(a[i], indent + 1, summarize, fmt) for i in idx]
     # Deeper tensors separate their blocks with more blank lines, like torch.
     return "[" + ("," + "\n" * (a.ndim - 1) + " " * (indent + 1)).join(slices) + "]"
 
 
-def _add_suffixes(
-    tensor_str: str, suffixes: Sequence[tuple[str, int]], indent: int
-) -> str:
+def _add_suffixes(tensor_str: str, suffixes: Sequence[tuple[str, int]], indent: int) -> str:
     """Append ``(text, width)`` suffixes; ``width`` is the length torch would measure."""
     parts = [tensor_str]
     # torch's formula: over-counts by 2 when there is no newline; kept for fidelity.
@@ -260,9 +251,7 @@ def format_tensor(array: np.ndarray, dtype_name: str, extra: Sequence[str] = ())
         if dtype_name not in _DEFAULT_DTYPES:
             suffixes.append(dtype_suffix)
         summarize = a.size > _OPTS.threshold
-        fmt = _Formatter(
-            _summarized_data(a) if summarize else a, dtype_name in _FLOAT_DTYPES
-        )
+        fmt = _Formatter(_summarized_data(a) if summarize else a, dtype_name in _FLOAT_DTYPES)
         body = _tensor_str(a, indent, summarize, fmt)
 
     return _add_suffixes(prefix + body, [*suffixes, *map(_plain, extra)], indent)

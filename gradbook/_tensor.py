@@ -8,12 +8,12 @@ from __future__ import annotations
 import builtins
 import warnings
 import weakref
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
 from ._printing import format_tensor
-from .autograd.grad_mode import _State
 
 # ---------------------------------------------------------------- dtypes and sizes
 
@@ -193,17 +193,16 @@ class Tensor:
                 "var_no_grad = var.detach()."
             )
         if requires_grad and self._array.dtype.kind != "f":
-            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if self.grad_fn is None:
             self.requires_grad = requires_grad
         return self
 
     def _grad_accumulator(self) -> Any:
-        acc = self._accumulator() if self._accumulator is not None else None
-        if acc is None:
-            acc = AccumulateGrad(self)
-            self._accumulator = weakref.ref(acc)
-        return acc
+        # one AccumulateGrad per leaf for its lifetime (torch rebuilds it once no graph holds it)
+        if self._accumulator is None:
+            self._accumulator = AccumulateGrad(self)
+        return self._accumulator
 
     # ------------------------------------------------ autograd
 
@@ -294,7 +293,7 @@ class Tensor:
 
     def __bool__(self) -> builtins.bool:
         if self._array.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return builtins.bool(self._array)
 
     def __float__(self) -> builtins.float:
@@ -321,7 +320,7 @@ class Tensor:
     def __repr__(self) -> str:
         extra = []
         if self.grad_fn is not None:
-            extra.append(f"grad_fn=<{self.grad_fn.name()}>")
+            extra.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
         elif self.requires_grad:
             extra.append("requires_grad=True")
         return format_tensor(self._array, self._array.dtype.name, extra)
@@ -364,10 +363,10 @@ class Tensor:
         return self.abs()
 
     def add(self, other: Any, alpha: Any = 1) -> Tensor:
-        return _ops.add(self, other if alpha == 1 else other * alpha)
+        return _ops.add(self, other, alpha)
 
     def sub(self, other: Any, alpha: Any = 1) -> Tensor:
-        return _ops.sub(self, other if alpha == 1 else other * alpha)
+        return _ops.sub(self, other, alpha)
 
     def mul(self, other: Any) -> Tensor:
         return _ops.mul(self, other)
@@ -465,10 +464,10 @@ class Tensor:
     clip = clamp
 
     def maximum(self, other: Tensor) -> Tensor:
-        return _ops.MaximumBackward0.apply(*_ops._pair(self, other))
+        return _ops._binary(_ops.MaximumBackward0, self, other)
 
     def minimum(self, other: Tensor) -> Tensor:
-        return _ops.MinimumBackward0.apply(*_ops._pair(self, other))
+        return _ops._binary(_ops.MinimumBackward0, self, other)
 
     def softmax(self, dim: builtins.int) -> Tensor:
         return _ops.SoftmaxBackward0.apply(self, dim=_ops._dim(dim, self.ndim))
@@ -557,10 +556,14 @@ class Tensor:
     # ------------------------------------------------ in place (see _ops.inplace)
 
     def add_(self, other: Any, alpha: Any = 1) -> Tensor:
-        return _ops.inplace(self, _ops.add, other if alpha == 1 else other * alpha, np.add)
+        if alpha != 1:
+            return _ops.inplace(self, lambda t, o: _ops.add(t, o, alpha), other)
+        return _ops.inplace(self, _ops.add, other, np.add)
 
     def sub_(self, other: Any, alpha: Any = 1) -> Tensor:
-        return _ops.inplace(self, _ops.sub, other if alpha == 1 else other * alpha, np.subtract)
+        if alpha != 1:
+            return _ops.inplace(self, lambda t, o: _ops.sub(t, o, alpha), other)
+        return _ops.inplace(self, _ops.sub, other, np.subtract)
 
     def mul_(self, other: Any) -> Tensor:
         return _ops.inplace(self, _ops.mul, other, np.multiply)
@@ -569,7 +572,7 @@ class Tensor:
         return _ops.inplace(self, _ops.div, other, np.true_divide)
 
     def zero_(self) -> Tensor:
-        return _ops.inplace(self, _ops.fill, 0)
+        return _ops.inplace(self, _ops.zero, None)
 
     def fill_(self, value: Any) -> Tensor:
         return _ops.inplace(self, _ops.fill, value)
@@ -631,9 +634,16 @@ def tensor(data: Any, dtype: Any = None, requires_grad: builtins.bool = False) -
             array = array.astype(np.float32)
         else:
             raise TypeError(f"can't convert {type(data).__name__} of dtype {array.dtype} to a tensor")
+    return _new_leaf(array, requires_grad)
+
+
+def _new_leaf(array: np.ndarray, requires_grad: builtins.bool) -> Tensor:
+    """A leaf made by a factory: torch words the integer error differently than requires_grad_()."""
     t = Tensor._make(array)
     if requires_grad:
-        t.requires_grad_()
+        if array.dtype.kind != "f":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t.requires_grad = True
     return t
 
 

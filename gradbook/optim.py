@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ._tensor import Tensor
 from .autograd.grad_mode import no_grad
@@ -15,7 +15,9 @@ class SGD:
     weights in place and is not itself part of any graph.
     """
 
-    def __init__(self, params: Iterable[Tensor], lr: float = 1e-3, momentum: float = 0.0, weight_decay: float = 0.0) -> None:
+    def __init__(
+        self, params: Iterable[Tensor], lr: float = 1e-3, momentum: float = 0, weight_decay: float = 0
+    ) -> None:
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:
@@ -53,7 +55,9 @@ class SGD:
             p.sub_(g * self.lr)
 
     def __repr__(self) -> str:
+        # torch's text, with the options gradbook does not have at torch's defaults
         return (
-            f"SGD (\nParameter Group 0\n    dampening: 0\n    lr: {self.lr}\n    momentum: {self.momentum}\n"
-            f"    weight_decay: {self.weight_decay}\n)"
+            "SGD (\nParameter Group 0\n    dampening: 0\n    differentiable: False\n    foreach: None\n"
+            f"    fused: None\n    lr: {self.lr}\n    maximize: False\n    momentum: {self.momentum}\n"
+            f"    nesterov: False\n    weight_decay: {self.weight_decay}\n)"
         )

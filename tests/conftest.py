@@ -8,7 +8,7 @@ import pytest
 
 import gradbook
 
-collect_ignore = ["seed"]  # the seed scripts are run as programs, not imported
+collect_ignore = ["seed", "scripts"]  # scripts run as programs, not imported
 
 ROOT = Path(__file__).resolve().parent.parent
 

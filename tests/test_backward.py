@@ -148,7 +148,7 @@ def test_saved_tensors_are_readable_until_freed():
     assert y.grad_fn._saved_other.item() == 3.0
     y.backward()
     with pytest.raises(RuntimeError, match=FREED):
-        y.grad_fn._saved_self
+        _ = y.grad_fn._saved_self
 
 
 def test_retain_graph_defaults_to_create_graph():
@@ -268,7 +268,9 @@ def test_reading_grad_of_a_non_leaf_warns_and_returns_none():
     x = leaf(2.0)
     y = x * 2
     y.backward()
-    with pytest.warns(UserWarning, match=r"^The \.grad attribute of a Tensor that is not a leaf Tensor is being accessed\."):
+    with pytest.warns(
+        UserWarning, match=r"^The \.grad attribute of a Tensor that is not a leaf Tensor is being accessed\."
+    ):
         assert y.grad is None
 
 
@@ -436,7 +438,9 @@ def test_grad_modes_as_decorators_and_functions():
 def test_in_place_on_a_leaf_that_requires_grad_is_refused_outside_no_grad():
     w = leaf([1.0, 2.0])
     for op in (lambda: w.add_(1), lambda: w.mul_(2), lambda: w.sub_(1), lambda: w.zero_(), lambda: w.fill_(3)):
-        with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad is being used in an in-place operation.$"):
+        with pytest.raises(
+            RuntimeError, match="^a leaf Variable that requires grad is being used in an in-place operation.$"
+        ):
             op()
     assert w.tolist() == [1.0, 2.0]
 
@@ -460,7 +464,10 @@ def test_in_place_on_a_non_leaf_is_recorded():
 
 
 def test_numpy_refuses_a_tensor_that_requires_grad():
-    with pytest.raises(RuntimeError, match=r"^Can't call numpy\(\) on Tensor that requires grad. Use tensor.detach\(\).numpy\(\) instead.$"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"^Can't call numpy\(\) on Tensor that requires grad. Use tensor.detach\(\).numpy\(\) instead.$",
+    ):
         leaf([1.0]).numpy()
 
 

@@ -81,9 +81,7 @@ SCENARIOS = {
     "retain_grad": lambda L: L.ones(2).retain_grad(),
     "hook": lambda L: L.ones(2).register_hook(lambda g: g),
     "empty inputs": lambda L: (L.tensor(1.0, requires_grad=True) * 2).backward(inputs=[]),
-    "grad of constant": lambda L: L.autograd.grad(
-        (L.tensor(1.0, requires_grad=True) * 2), [L.tensor(1.0)]
-    ),
+    "grad of constant": lambda L: L.autograd.grad((L.tensor(1.0, requires_grad=True) * 2), [L.tensor(1.0)]),
     "assign grad of wrong size": lambda L: setattr(L.tensor([1.0, 2.0], requires_grad=True), "grad", L.ones(3)),
     "item": lambda L: L.ones(3).item(),
     "second backward through exp": lambda L: [y.backward() for y in [L.tensor(2.0, requires_grad=True).exp()] * 2],
@@ -116,7 +114,7 @@ def test_non_leaf_grad_warning_text_matches_torch():
         y = x * 2
         with warnings.catch_warnings(record=True) as rec:
             warnings.simplefilter("always")
-            y.grad
+            _ = y.grad
         return str(rec[0].message).split(" (Triggered internally")[0]
 
     assert message(gradbook) == message(torch)
@@ -152,10 +150,17 @@ def test_create_graph_gradients_match_torch():
 
 def test_retain_graph_semantics_match_torch_per_node():
     ops = {
-        "add": lambda x: x + 3, "mul": lambda x: x * x, "scalar mul": lambda x: 2 * x, "sum": lambda x: x.sum(),
-        "view": lambda x: x.view(-1).sum(), "neg": lambda x: -x, "exp": lambda x: x.exp(), "relu": lambda x: x.relu(),
-        "select": lambda x: x[0], "mean": lambda x: x.mean(), "cat": lambda x: gradbook.cat([x, x]).sum()
-        if isinstance(x, gradbook.Tensor) else torch.cat([x, x]).sum(),
+        "add": lambda x: x + 3,
+        "mul": lambda x: x * x,
+        "scalar mul": lambda x: 2 * x,
+        "sum": lambda x: x.sum(),
+        "view": lambda x: x.view(-1).sum(),
+        "neg": lambda x: -x,
+        "exp": lambda x: x.exp(),
+        "relu": lambda x: x.relu(),
+        "select": lambda x: x[0],
+        "mean": lambda x: x.mean(),
+        "cat": lambda x: gradbook.cat([x, x]).sum() if isinstance(x, gradbook.Tensor) else torch.cat([x, x]).sum(),
     }
     for name, op in ops.items():
         outcome = []

@@ -18,9 +18,7 @@ _PATH = Path(__file__).resolve().parents[1] / "gradbook" / "_printing.py"
 
 
 def _load_module():
-    spec = importlib.util.spec_from_file_location(
-        "_gradbook_printing_under_test", _PATH
-    )
+    spec = importlib.util.spec_from_file_location("_gradbook_printing_under_test", _PATH)
     module = importlib.util.module_from_spec(spec)
     # dataclasses looks the module up in sys.modules while the class is created.
     sys.modules[spec.name] = module
@@ -161,9 +159,7 @@ def _random_cases():
         "magnitudes": lambda s: rng.choice([-1, 1], s) * 10.0 ** rng.uniform(-5, 8, s),
         "intvalued": lambda s: rng.integers(-1000, 1000, s).astype(float),
         "negative": lambda s: -rng.uniform(0, 50, s),
-        "specials": lambda s: rng.choice(
-            [NAN, INF, -INF, 0.0, -0.0, 1.5, -2.0, 1e-7], s
-        ),
+        "specials": lambda s: rng.choice([NAN, INF, -INF, 0.0, -0.0, 1.5, -2.0, 1e-7], s),
     }
     cases = {}
     for shape in shapes:
@@ -185,15 +181,9 @@ CASES = {**_hand_picked(), **_random_cases()}
 FLOAT_CASES = {k: v for k, v in CASES.items() if v.dtype.kind == "f"}
 
 # Floats whose printed width makes the suffixes land right around column 80.
-SUFFIX_WRAP_CASES = {
-    f"arange_{n}_f64": np.arange(n, dtype=F64) * 1.5 for n in range(1, 30)
-}
-SUFFIX_WRAP_CASES.update(
-    {f"arange_{n}_f32": np.arange(n, dtype=F32) * 1.5 for n in range(1, 30)}
-)
-SUFFIX_WRAP_CASES.update(
-    {f"arange_{n}_f16": np.arange(n, dtype=F16) * 1.5 for n in range(1, 30)}
-)
+SUFFIX_WRAP_CASES = {f"arange_{n}_f64": np.arange(n, dtype=F64) * 1.5 for n in range(1, 30)}
+SUFFIX_WRAP_CASES.update({f"arange_{n}_f32": np.arange(n, dtype=F32) * 1.5 for n in range(1, 30)})
+SUFFIX_WRAP_CASES.update({f"arange_{n}_f16": np.arange(n, dtype=F16) * 1.5 for n in range(1, 30)})
 
 
 def _torch_repr(tensor) -> str:
@@ -269,18 +259,14 @@ OPTION_ARRAYS = [
 ]
 
 
-@pytest.mark.parametrize(
-    "options", OPTION_SETS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items())
-)
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
 def test_printoptions_match_torch(torch, options):
     printing.set_printoptions(**options)
     torch.set_printoptions(**options)
     assert printing.get_printoptions() == torch._tensor_str.get_printoptions()
     for name in OPTION_ARRAYS:
         a = CASES[name]
-        assert format_tensor(a, a.dtype.name) == _torch_repr(
-            torch.from_numpy(a.copy())
-        ), name
+        assert format_tensor(a, a.dtype.name) == _torch_repr(torch.from_numpy(a.copy())), name
         if a.dtype.kind == "f":
             t = torch.from_numpy(a.copy()).requires_grad_() * 1.0
             got = format_tensor(a, a.dtype.name, ["grad_fn=<MulBackward0>"])
@@ -319,10 +305,7 @@ LITERALS = [
         np.array([[0.12345, -1.5, 2.0], [3.25, 100.0, -0.001]], F32),
         "float32",
         (),
-        (
-            "tensor([[ 1.2345e-01, -1.5000e+00,  2.0000e+00],\n"
-            "        [ 3.2500e+00,  1.0000e+02, -1.0000e-03]])"
-        ),
+        ("tensor([[ 1.2345e-01, -1.5000e+00,  2.0000e+00],\n        [ 3.2500e+00,  1.0000e+02, -1.0000e-03]])"),
     ),
     (
         np.array([1e-5, 1.0, 1e8], F32),
@@ -361,10 +344,7 @@ LITERALS = [
         np.arange(2000, dtype=F32),
         "float32",
         (),
-        (
-            "tensor([0.0000e+00, 1.0000e+00, 2.0000e+00,  ..., 1.9970e+03, 1.9980e+03,\n"
-            "        1.9990e+03])"
-        ),
+        ("tensor([0.0000e+00, 1.0000e+00, 2.0000e+00,  ..., 1.9970e+03, 1.9980e+03,\n        1.9990e+03])"),
     ),
     (
         np.arange(30, dtype=np.int32),
@@ -431,10 +411,7 @@ def test_literal_printoptions():
     assert format_tensor(np.arange(10), "int64") == "tensor([0, 1, 2,  ..., 7, 8, 9])"
     printing.set_printoptions(profile="default")
     assert format_tensor(np.array([1.12345], F32), "float32") == "tensor([1.1235])"
-    assert (
-        format_tensor(np.arange(10), "int64")
-        == "tensor([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])"
-    )
+    assert format_tensor(np.arange(10), "int64") == "tensor([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])"
 
 
 def test_get_printoptions_defaults_and_profiles():

@@ -1,7 +1,7 @@
 """Property tests: random compositions of ops, with broadcasting, agree with finite differences."""
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import gradbook as torch
@@ -42,8 +42,18 @@ REDUCE = {
     "none": lambda t: t,
 }
 
-shapes = st.sampled_from([((), ()), ((3,), ()), ((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((2, 3), (2, 1)),
-                          ((1, 3), (2, 3)), ((2, 2, 3), (2, 3))])
+shapes = st.sampled_from(
+    [
+        ((), ()),
+        ((3,), ()),
+        ((3,), (3,)),
+        ((2, 3), (3,)),
+        ((2, 1), (1, 3)),
+        ((2, 3), (2, 1)),
+        ((1, 3), (2, 3)),
+        ((2, 2, 3), (2, 3)),
+    ]
+)
 
 
 def away_from_kinks(a: np.ndarray) -> np.ndarray:
@@ -71,7 +81,14 @@ def test_random_compositions_pass_gradcheck(shape_pair, unary, binary, reduce, s
             b0 = b0 + 0.2
     a = torch.tensor(a0, dtype=torch.float64, requires_grad=True)
     b = torch.tensor(b0, dtype=torch.float64, requires_grad=True)
-    f, _ = UNARY[unary]
+    f, kind = UNARY[unary]
+    with torch.no_grad():  # finite differences only hold away from kinks and ties
+        inner = BINARY[binary](a, b).numpy()
+        if kind == "kink":
+            assume(np.all(np.abs(inner) > 0.05) and np.all(np.abs(np.abs(inner) - 0.5) > 0.05))
+        if reduce == "max":
+            top = np.sort((f(BINARY[binary](a, b)) * a).numpy().ravel())
+            assume(top.size < 2 or top[-1] - top[-2] > 1e-3)
 
     def fn(a, b):
         return REDUCE[reduce](f(BINARY[binary](a, b)) * a)
@@ -82,8 +99,23 @@ def test_random_compositions_pass_gradcheck(shape_pair, unary, binary, reduce, s
 @settings(max_examples=60, deadline=None)
 @given(
     st.sampled_from([(3,), (2, 3), (2, 3, 4)]),
-    st.sampled_from(["reshape", "transpose", "permute", "T", "unsqueeze", "squeeze", "expand", "flatten",
-                     "index", "slice", "mask", "cat", "stack"]),
+    st.sampled_from(
+        [
+            "reshape",
+            "transpose",
+            "permute",
+            "T",
+            "unsqueeze",
+            "squeeze",
+            "expand",
+            "flatten",
+            "index",
+            "slice",
+            "mask",
+            "cat",
+            "stack",
+        ]
+    ),
     st.integers(0, 2**32 - 1),
 )
 def test_shape_ops_pass_gradcheck(shape, op, seed):
@@ -110,8 +142,12 @@ def test_shape_ops_pass_gradcheck(shape, op, seed):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from([((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 2)), ((2, 3), (3, 4)), ((2, 2, 3), (2, 3, 4)),
-                        ((2, 2, 3), (3, 4))]), st.integers(0, 2**32 - 1))
+@given(
+    st.sampled_from(
+        [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 2)), ((2, 3), (3, 4)), ((2, 2, 3), (2, 3, 4)), ((2, 2, 3), (3, 4))]
+    ),
+    st.integers(0, 2**32 - 1),
+)
 def test_matmul_passes_gradcheck(shapes_, seed):
     rng = np.random.default_rng(seed)
     a = torch.tensor(rng.normal(size=shapes_[0]), dtype=torch.float64, requires_grad=True)

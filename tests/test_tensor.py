@@ -17,7 +17,9 @@ def test_import_gradbook_loads_numpy_only_and_is_quick():
     )
     times = []
     for _ in range(3):
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split(" ", 1)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split(
+            " ", 1
+        )
         assert out[1].strip() == "[]"
         times.append(float(out[0]))
     assert min(times) < 0.3

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -11,8 +12,18 @@ from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .graph import AccumulateGrad, Function, Node, run_backward
 
 __all__ = [
-    "AccumulateGrad", "Function", "Node", "backward", "enable_grad", "grad", "gradcheck",
-    "GradcheckError", "graph", "is_grad_enabled", "no_grad", "set_grad_enabled",
+    "AccumulateGrad",
+    "Function",
+    "Node",
+    "backward",
+    "enable_grad",
+    "grad",
+    "gradcheck",
+    "GradcheckError",
+    "graph",
+    "is_grad_enabled",
+    "no_grad",
+    "set_grad_enabled",
 ]
 
 
@@ -44,7 +55,7 @@ def _make_grads(outputs: list, grads: list, caller: str) -> list:
         elif out.requires_grad:
             if out.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            result.append(Tensor._make(np.ones(out._array.shape, out._array.dtype)))
+            result.append(Tensor._make(np.ones_like(out._array)))
         else:
             result.append(None)
     for i, out in enumerate(outputs):
@@ -159,12 +170,15 @@ def gradcheck(
     given = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     args = [
         Tensor._make(t._array.astype(np.float64)).requires_grad_(t.requires_grad)
-        if isinstance(t, Tensor) and t.is_floating_point() else t
+        if isinstance(t, Tensor) and t.is_floating_point()
+        else t
         for t in given
     ]
     checked = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
     if not checked:
-        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of them have requires_grad=True.")
+        raise ValueError(
+            "gradcheck expects at least one input tensor to require gradient, but none of them have requires_grad=True."
+        )
 
     def run() -> list[np.ndarray]:
         out = fn(*args)
@@ -189,8 +203,13 @@ def gradcheck(
                 for r in range(out.numel()):
                     seed = np.zeros(out.numel())
                     seed[r] = 1
-                    (g,) = grad(out, x, Tensor._make(seed.reshape(out._array.shape).astype(out._array.dtype)),
-                                retain_graph=True, allow_unused=True)
+                    (g,) = grad(
+                        out,
+                        x,
+                        Tensor._make(seed.reshape(out._array.shape).astype(out._array.dtype)),
+                        retain_graph=True,
+                        allow_unused=True,
+                    )
                     if g is not None:
                         analytical[:, r] = g._array.ravel()
             bad = ~np.isclose(analytical, numerical, rtol=rtol, atol=atol)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import heapq
 import itertools
 import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from .grad_mode import _State, set_grad_enabled
 
@@ -104,8 +105,6 @@ class AccumulateGrad(Node):
 
     def _sequence_nr(self) -> int:
         return 2**64 - 1  # torch's UINT64_MAX: accumulate as soon as a leaf's gradient is ready
-
-
 
     @property
     def _pre_hooks(self) -> dict[int, Callable] | None:  # type: ignore[override]
@@ -288,7 +287,7 @@ def run_backward(
     root_nodes = [t.grad_fn or t._grad_accumulator() for t in roots]
 
     # 1. discover the graph and count each node's incoming edges
-    deps, order = _discover(root_nodes)
+    deps, order, checks = _discover(root_nodes)
 
     # 2. with inputs=, keep only the nodes that lead to one of them
     targets: dict[Node, int] = {}
@@ -299,13 +298,12 @@ def run_backward(
         needed = _leading_to(deps, root_nodes, targets)
 
     # 3. fail now rather than halfway: freed graphs and modified saved tensors
-    for node in order if needed is None else needed:
-        if node._freed or node._versions:
-            if needed is not None and not any(fn in needed for fn, _ in node.next_functions):
-                continue  # a target whose own rule will not run
-            if node._freed:
-                raise RuntimeError(FREED_ERROR)
-            node._check_saved_versions()
+    for node in checks:
+        if needed is not None and not any(fn in needed for fn, _ in node.next_functions):
+            continue  # not on the way to an input, or a target whose own rule will not run
+        if node._freed:
+            raise RuntimeError(FREED_ERROR)
+        node._check_saved_versions()
 
     # 4. run: ready nodes in torch's order, summing gradients where paths meet
     captured: list[Tensor | None] = [None] * (len(inputs) if inputs is not None else 0)
@@ -314,7 +312,7 @@ def run_backward(
         buffers[node] = buffers[node] + g if node in buffers else g
     ready = [(n._priority, n) for n in dict.fromkeys(root_nodes) if n not in deps]
     heapq.heapify(ready)
-    with set_grad_enabled(create_graph):
+    with set_grad_enabled(create_graph), np.errstate(all="ignore"):  # torch gives inf/nan silently
         while ready:
             node = heapq.heappop(ready)[-1]
             grad = buffers.pop(node)
@@ -358,22 +356,26 @@ def run_backward(
     return captured
 
 
-def _discover(root_nodes: list[Node]) -> tuple[dict[Node, int], list[Node]]:
-    """Every node reachable from the roots (iteratively), and how many edges enter each."""
+def _discover(root_nodes: list[Node]) -> tuple[dict[Node, int], list[Node], list[Node]]:
+    """Every node reachable from the roots (iteratively), how many edges enter each, and the
+    nodes that need a check before running (freed, or holding saved tensors)."""
     deps: dict[Node, int] = {}
     stack = list(dict.fromkeys(root_nodes))
     seen = set(stack)
     order: list[Node] = []
+    checks: list[Node] = []
     while stack:
         node = stack.pop()
         order.append(node)
+        if node._freed or node._versions:
+            checks.append(node)
         for fn, _ in node.next_functions:
             if fn is not None:
                 deps[fn] = deps.get(fn, 0) + 1
                 if fn not in seen:
                     seen.add(fn)
                     stack.append(fn)
-    return deps, order
+    return deps, order, checks
 
 
 def reachable(root_nodes: list[Node]) -> set[Node]:

@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .. import _factories
 from .._tensor import Tensor
 from . import functional
 
 __all__ = [
-    "CrossEntropyLoss", "Linear", "MSELoss", "Module", "Parameter", "ReLU", "Sequential", "Sigmoid",
-    "Tanh", "functional",
+    "CrossEntropyLoss",
+    "Linear",
+    "MSELoss",
+    "Module",
+    "Parameter",
+    "ReLU",
+    "Sequential",
+    "Sigmoid",
+    "Tanh",
+    "functional",
 ]
 
 
