@@ -325,7 +325,8 @@ class Tensor:
             extra.append("requires_grad=True")
         return format_tensor(self._array, self._array.dtype.name, extra)
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return repr(self)  # so that subclasses' repr (Parameter) prints too
 
     def __format__(self, spec: str) -> str:
         return format(self.item(), spec) if self.ndim == 0 else repr(self)

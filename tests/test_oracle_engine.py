@@ -173,15 +173,17 @@ def test_retain_graph_semantics_match_torch_per_node():
         assert outcome[0] == outcome[1], name
 
 
-def test_custom_function_script_prints_what_torch_prints():
-    """A torch.autograd.Function lesson: output, grads, and its three error texts."""
+@pytest.mark.parametrize("name", ["custom_function.py", "training_lesson.py"])
+def test_lesson_scripts_print_what_torch_prints(name):
+    """Whole lesson-like scripts (a custom Function with its errors; a training loop with
+    nn.Module, cross_entropy, SGD with momentum, detach and no_grad) print torch's text."""
     import subprocess
     import sys
     from pathlib import Path
 
-    script = Path(__file__).parent / "scripts" / "custom_function.py"
+    script = Path(__file__).parent / "scripts" / name
     outs = [
         subprocess.run([sys.executable, str(script), lib], capture_output=True, text=True, check=True).stdout
         for lib in ("torch", "gradbook")
     ]
-    assert outs[1] == outs[0]
+    assert outs[1] == outs[0].replace("torch.", "gradbook.")
