@@ -514,3 +514,19 @@ def test_custom_function_frees_its_saved_tensors():
     with pytest.raises(RuntimeError, match=FREED):
         y.backward()
     assert x.grad.item() == 12.0
+
+
+def test_a_refused_backward_names_the_node_torch_fails_at():
+    # y = exp(w) + w*u: the second backward reaches MulBackward0 (created later) before ExpBackward0
+    w, u = leaf(1.0), leaf(2.0)
+    y = w.exp() + w * u
+    y.backward()
+    events = []
+    graph._observer = lambda event, node, *data: events.append((event, node.name()))
+    try:
+        with pytest.raises(RuntimeError, match=FREED) as e:
+            y.backward()
+    finally:
+        graph._observer = None
+    assert e.value.node is y.grad_fn.next_functions[1][0]
+    assert events == [("error", "MulBackward0")]

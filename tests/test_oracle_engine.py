@@ -187,3 +187,29 @@ def test_lesson_scripts_print_what_torch_prints(name):
         for lib in ("torch", "gradbook")
     ]
     assert outs[1] == outs[0].replace("torch.", "gradbook.")
+
+
+def test_refused_second_backward_names_the_node_where_torch_fails():
+    def build_twice(L):
+        a = L.tensor([0.5, 1.5], requires_grad=True)
+        b = L.tensor([2.0, -1.0], requires_grad=True)
+        y = (a + 3).sum() + (a * b).tanh().sum() + (b + 1).exp().sum() + 0
+        y.backward()
+        return y
+
+    y_t = build_twice(torch)
+    ran = []
+    stack, seen = [y_t.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        node.register_prehook(lambda g, node=node: ran.append(node.name()))
+        stack.extend(fn for fn, _ in node.next_functions)
+    with pytest.raises(RuntimeError):
+        y_t.backward()
+    y_g = build_twice(gradbook)
+    with pytest.raises(RuntimeError) as e:
+        y_g.backward()
+    assert e.value.node.name() == ran[-1]

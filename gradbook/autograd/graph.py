@@ -29,8 +29,15 @@ FREED_ERROR = (
     "graph a second time or if you need to access saved tensors after calling backward."
 )
 
-# Set by gradbook.viz while it records a backward pass; called as
-# _observer(event, node, *data). None costs one comparison per node.
+# Set by gradbook.viz while it records a backward pass. None costs one comparison per node.
+# The engine calls it, in execution order, as
+#   _observer("enter", node, grad)           node is about to run; grad is its upstream gradient
+#   _observer("exit", node, grad, outs)      it ran: outs[i] went along next_functions[i] (or None);
+#                                            for AccumulateGrad, outs == [] and .grad is updated
+#   _observer("sum", node, old, new, total)  fan-in: a second contribution was added to node's input
+#   _observer("error", node, error)          the pass is refused before anything runs: node is the
+#                                            one torch would have failed at (also error.node)
+# Tensors passed along may be used by later steps: an observer copies what it keeps.
 _observer: Callable[..., None] | None = None
 
 _creation_order = itertools.count()
@@ -297,13 +304,19 @@ def run_backward(
             targets.setdefault(t.grad_fn or t._grad_accumulator(), i)
         needed = _leading_to(deps, root_nodes, targets)
 
-    # 3. fail now rather than halfway: freed graphs and modified saved tensors
-    for node in checks:
-        if needed is not None and not any(fn in needed for fn, _ in node.next_functions):
-            continue  # not on the way to an input, or a target whose own rule will not run
-        if node._freed:
-            raise RuntimeError(FREED_ERROR)
-        node._check_saved_versions()
+    # 3. fail now rather than halfway: freed graphs and modified saved tensors. The error names
+    # the node torch would have failed at: the first one, in execution order, that cannot run.
+    if checks:
+        failing = [n for n in checks if _cannot_run(n, needed)]
+        if failing:
+            first = min(failing, key=_schedule(root_nodes, deps, needed).index)
+            try:
+                _cannot_run(first, needed, raise_error=True)
+            except RuntimeError as error:
+                error.node = first  # type: ignore[attr-defined]
+                if _observer is not None:
+                    _observer("error", first, error)
+                raise
 
     # 4. run: ready nodes in torch's order, summing gradients where paths meet
     captured: list[Tensor | None] = [None] * (len(inputs) if inputs is not None else 0)
@@ -354,6 +367,40 @@ def run_backward(
                 if deps[fn] == 0:
                     heapq.heappush(ready, (fn._priority, fn))
     return captured
+
+
+def _cannot_run(node: Node, needed: set | None, raise_error: bool = False) -> bool:
+    """Whether ``node`` would fail when run: freed, or a saved tensor changed in place since."""
+    if needed is not None and not any(fn in needed for fn, _ in node.next_functions):
+        return False  # not on the way to an input, or a target whose own rule will not run
+    try:
+        if node._freed:
+            raise RuntimeError(FREED_ERROR)
+        node._check_saved_versions()
+    except RuntimeError:
+        if raise_error:
+            raise
+        return True
+    return False
+
+
+def _schedule(root_nodes: list[Node], deps: dict[Node, int], needed: set | None) -> list[Node]:
+    """The order the engine runs the nodes in, without running them (for naming a failing node)."""
+    deps = dict(deps)
+    ready = [(n._priority, n) for n in dict.fromkeys(root_nodes) if n not in deps]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        node = heapq.heappop(ready)[-1]
+        order.append(node)
+        if isinstance(node, AccumulateGrad) or (needed is not None and node not in needed):
+            continue
+        for fn, _ in node.next_functions:
+            if fn is not None and (needed is None or fn in needed):
+                deps[fn] -= 1
+                if deps[fn] == 0:
+                    heapq.heappush(ready, (fn._priority, fn))
+    return order
 
 
 def _discover(root_nodes: list[Node]) -> tuple[dict[Node, int], list[Node], list[Node]]:
