@@ -45,6 +45,75 @@ def _floating(fn: Any) -> Any:
     return staticmethod(lambda a: fn(a) if a.dtype.kind == "f" else fn(a.astype(np.float32)))
 
 
+# ================================================================ the array API the rules are written in
+# A rule gets NumPy arrays in a plain backward and Tensors under create_graph=True. Operators
+# (+ - * / ** @ > ==), .T, .mT, .reshape, .squeeze and indexing mean the same on both; these
+# helpers cover the rest.
+
+
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor)  # else a NumPy array (or a NumPy scalar, for 0-d results)
+
+
+def _array(x: Any) -> np.ndarray:
+    return x._array if _is_tensor(x) else x
+
+
+def _constant(array: np.ndarray, like: Any) -> Any:
+    """A value backward does not differentiate (a mask, a sign), in the kind of ``like``."""
+    return _const(array) if _is_tensor(like) else array
+
+
+def _exp(x: Any) -> Any:
+    return x.exp() if _is_tensor(x) else np.exp(x)
+
+
+def _log(x: Any) -> Any:
+    return x.log() if _is_tensor(x) else np.log(x)
+
+
+def _cos(x: Any) -> Any:
+    return x.cos() if _is_tensor(x) else np.cos(x)
+
+
+def _sin(x: Any) -> Any:
+    return x.sin() if _is_tensor(x) else np.sin(x)
+
+
+def _where(condition: Any, a: Any, b: Any) -> Any:
+    return where(condition, a, b) if _is_tensor(condition) else np.where(condition, a, b)
+
+
+def _sum(x: Any, dim: int) -> Any:
+    """Σ along ``dim``, keeping it as size 1."""
+    if _is_tensor(x):
+        return x.sum(dim, keepdim=True)
+    return x.sum(axis=dim if x.ndim else None, keepdims=True)
+
+
+def _unsqueeze(x: Any, dim: int) -> Any:
+    return x.unsqueeze(dim) if _is_tensor(x) else np.expand_dims(x, dim)
+
+
+def _expand(x: Any, shape: tuple) -> Any:
+    return x.expand(shape) if _is_tensor(x) else np.broadcast_to(x, shape)
+
+
+def _swapaxes(x: Any, dim0: int, dim1: int) -> Any:
+    return x.transpose(dim0, dim1) if _is_tensor(x) else np.swapaxes(x, dim0, dim1)
+
+
+def _permute(x: Any, dims: tuple) -> Any:
+    return x.permute(dims) if _is_tensor(x) else np.transpose(x, dims)
+
+
+def _scatter(g: Any, shape: tuple, index: Any) -> Any:
+    """Zeros of ``shape`` with g added at ``index``: the adjoint of indexing."""
+    if _is_tensor(g):
+        return IndexPutBackward0.apply(g, shape=shape, index=index)
+    return IndexPutBackward0.forward(g, shape, index)
+
+
 # ================================================================ arithmetic
 
 
@@ -79,7 +148,7 @@ class MulBackward0(Function):
     inputs = ("self", "other")
     saves = ("self", "other")
     forward = np.multiply
-    vjps = (lambda n, g: g * n.other, lambda n, g: g * n.self)
+    vjps = (lambda n, g, a, b: g * b, lambda n, g, a, b: g * a)
 
 
 class DivBackward0(Function):
@@ -88,7 +157,7 @@ class DivBackward0(Function):
     inputs = ("self", "other")
     saves = ("self", "other")
     forward = _quiet(np.true_divide)
-    vjps = (lambda n, g: g / n.other, lambda n, g: -g * n.self / (n.other * n.other))
+    vjps = (lambda n, g, a, b: g / b, lambda n, g, a, b: -g * a / (b * b))
 
 
 class ReciprocalBackward0(Function):
@@ -96,7 +165,7 @@ class ReciprocalBackward0(Function):
 
     saves = ("result",)
     forward = _floating(_quiet(np.reciprocal))
-    vjps = (lambda n, g: -g * n.result * n.result,)
+    vjps = (lambda n, g, out: -g * out * out,)
 
 
 class NegBackward0(Function):
@@ -111,7 +180,7 @@ class PowBackward0(Function):
 
     saves = ("self",)  # the exponent is a number, kept as a param
     forward = _quiet(lambda a, exponent: np.power(a, exponent))
-    vjps = (lambda n, g: g * 0 if n.exponent == 0 else g * n.exponent * n.self ** (n.exponent - 1),)
+    vjps = (lambda n, g, x: g * 0 if n.exponent == 0 else g * n.exponent * x ** (n.exponent - 1),)
 
 
 class PowBackward1(Function):
@@ -124,8 +193,8 @@ class PowBackward1(Function):
     saves = ("self", "exponent", "result")
     forward = _quiet(np.power)
     vjps = (
-        lambda n, g: g * where(n.exponent == 0, 0.0, n.exponent * n.self ** (n.exponent - 1)),
-        lambda n, g: g * where((n.self == 0) & (n.exponent >= 0), 0.0, n.result * n.self.log()),
+        lambda n, g, x, e, out: g * _where(e == 0, 0.0, e * x ** (e - 1)),
+        lambda n, g, x, e, out: g * _where((x == 0) & (e >= 0), 0.0, out * _log(x)),
     )
 
 
@@ -135,7 +204,7 @@ class PowBackward2(Function):
     inputs = ("exponent",)
     saves = ("exponent", "result")  # base is a number, kept as a param
     forward = staticmethod(_quiet(lambda e, base: np.power(np.asarray(base, dtype=e.dtype), e)))
-    vjps = (lambda n, g: g * 0 if n.base == 0 else g * n.result * float(np.log(n.base)),)
+    vjps = (lambda n, g, e, out: g * 0 if n.base == 0 else g * out * float(np.log(n.base)),)
 
 
 # ================================================================ matrix products
@@ -147,7 +216,7 @@ class DotBackward0(Function):
     inputs = ("self", "tensor")
     saves = ("self", "tensor")
     forward = np.dot
-    vjps = (lambda n, g: g * n.tensor, lambda n, g: g * n.self)
+    vjps = (lambda n, g, a, b: g * b, lambda n, g, a, b: g * a)
 
 
 class MvBackward0(Function):
@@ -156,7 +225,7 @@ class MvBackward0(Function):
     inputs = ("self", "vec")
     saves = ("self", "vec")
     forward = np.matmul
-    vjps = (lambda n, g: g.unsqueeze(1) * n.vec, lambda n, g: n.self.t() @ g)
+    vjps = (lambda n, g, m, v: _unsqueeze(g, 1) * v, lambda n, g, m, v: m.mT @ g)
 
 
 class MmBackward0(Function):
@@ -165,7 +234,7 @@ class MmBackward0(Function):
     inputs = ("self", "mat2")
     saves = ("self", "mat2")
     forward = np.matmul
-    vjps = (lambda n, g: g @ n.mat2.t(), lambda n, g: n.self.t() @ g)
+    vjps = (lambda n, g, a, b: g @ b.mT, lambda n, g, a, b: a.mT @ g)
 
 
 class BmmBackward0(Function):
@@ -174,7 +243,7 @@ class BmmBackward0(Function):
     inputs = ("self", "mat2")
     saves = ("self", "mat2")
     forward = np.matmul
-    vjps = (lambda n, g: g @ n.mat2.mT, lambda n, g: n.self.mT @ g)
+    vjps = (lambda n, g, a, b: g @ b.mT, lambda n, g, a, b: a.mT @ g)
 
 
 class AddmmBackward0(Function):
@@ -183,7 +252,7 @@ class AddmmBackward0(Function):
     inputs = ("self", "mat1", "mat2")
     saves = ("mat1", "mat2")
     forward = staticmethod(lambda b, m1, m2: np.add(np.matmul(m1, m2), b))
-    vjps = (lambda n, g: g, lambda n, g: g @ n.mat2.t(), lambda n, g: n.mat1.t() @ g)
+    vjps = (lambda n, g, m1, m2: g, lambda n, g, m1, m2: g @ m2.mT, lambda n, g, m1, m2: m1.mT @ g)
 
 
 # ================================================================ elementwise functions
@@ -194,7 +263,7 @@ class ExpBackward0(Function):
 
     saves = ("result",)
     forward = _floating(_quiet(np.exp))
-    vjps = (lambda n, g: g * n.result,)
+    vjps = (lambda n, g, out: g * out,)
 
 
 class LogBackward0(Function):
@@ -202,7 +271,7 @@ class LogBackward0(Function):
 
     saves = ("self",)
     forward = _floating(_quiet(np.log))
-    vjps = (lambda n, g: g / n.self,)
+    vjps = (lambda n, g, x: g / x,)
 
 
 class SqrtBackward0(Function):
@@ -210,7 +279,7 @@ class SqrtBackward0(Function):
 
     saves = ("result",)
     forward = _floating(_quiet(np.sqrt))
-    vjps = (lambda n, g: g / (2 * n.result),)
+    vjps = (lambda n, g, out: g / (2 * out),)
 
 
 class AbsBackward0(Function):
@@ -218,7 +287,7 @@ class AbsBackward0(Function):
 
     saves = ("self",)
     forward = np.abs
-    vjps = (lambda n, g: g * _const(np.sign(n.self._array)),)
+    vjps = (lambda n, g, x: g * _constant(np.sign(_array(x)), g),)
 
 
 class SinBackward0(Function):
@@ -226,7 +295,7 @@ class SinBackward0(Function):
 
     saves = ("self",)
     forward = _floating(np.sin)
-    vjps = (lambda n, g: g * n.self.cos(),)
+    vjps = (lambda n, g, x: g * _cos(x),)
 
 
 class CosBackward0(Function):
@@ -234,7 +303,7 @@ class CosBackward0(Function):
 
     saves = ("self",)
     forward = _floating(np.cos)
-    vjps = (lambda n, g: g * -n.self.sin(),)
+    vjps = (lambda n, g, x: g * -_sin(x),)
 
 
 class TanhBackward0(Function):
@@ -242,7 +311,7 @@ class TanhBackward0(Function):
 
     saves = ("result",)
     forward = _floating(np.tanh)
-    vjps = (lambda n, g: g * (1 - n.result * n.result),)
+    vjps = (lambda n, g, out: g * (1 - out * out),)
 
 
 def _sigmoid(a: np.ndarray) -> np.ndarray:
@@ -255,7 +324,7 @@ class SigmoidBackward0(Function):
 
     saves = ("result",)
     forward = _floating(_sigmoid)
-    vjps = (lambda n, g: g * n.result * (1 - n.result),)
+    vjps = (lambda n, g, out: g * out * (1 - out),)
 
 
 class ReluBackward0(Function):
@@ -263,7 +332,7 @@ class ReluBackward0(Function):
 
     saves = ("result",)
     forward = staticmethod(lambda a: np.maximum(a, 0, dtype=a.dtype))
-    vjps = (lambda n, g: g * _const(n.result._array > 0),)
+    vjps = (lambda n, g, out: g * (out > 0),)
 
 
 class ClampBackward1(Function):
@@ -271,15 +340,7 @@ class ClampBackward1(Function):
 
     saves = ("self",)
     forward = staticmethod(lambda a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False))
-    vjps = (
-        lambda n, g: (
-            g
-            * _const(
-                (n.self._array >= (-np.inf if n.min is None else n.min))
-                & (n.self._array <= (np.inf if n.max is None else n.max))
-            )
-        ),
-    )
+    vjps = (lambda n, g, x: g * ((x >= (-np.inf if n.min is None else n.min)) & (x <= (np.inf if n.max is None else n.max))),)
 
 
 class MaximumBackward0(Function):
@@ -289,8 +350,8 @@ class MaximumBackward0(Function):
     saves = ("self", "other")
     forward = np.maximum
     vjps = (
-        lambda n, g: g * _const((n.self._array > n.other._array) + 0.5 * (n.self._array == n.other._array)),
-        lambda n, g: g * _const((n.other._array > n.self._array) + 0.5 * (n.self._array == n.other._array)),
+        lambda n, g, a, b: g * _constant(_picked(_array(a) > _array(b), _array(a) == _array(b), n), g),
+        lambda n, g, a, b: g * _constant(_picked(_array(b) > _array(a), _array(a) == _array(b), n), g),
     )
 
 
@@ -301,8 +362,8 @@ class MinimumBackward0(Function):
     saves = ("self", "other")
     forward = np.minimum
     vjps = (
-        lambda n, g: g * _const((n.self._array < n.other._array) + 0.5 * (n.self._array == n.other._array)),
-        lambda n, g: g * _const((n.other._array < n.self._array) + 0.5 * (n.self._array == n.other._array)),
+        lambda n, g, a, b: g * _constant(_picked(_array(a) < _array(b), _array(a) == _array(b), n), g),
+        lambda n, g, a, b: g * _constant(_picked(_array(b) < _array(a), _array(a) == _array(b), n), g),
     )
 
 
@@ -312,7 +373,7 @@ class WhereBackward0(Function):
     inputs = ("self", "other")
     saves = ("condition",)
     forward = staticmethod(lambda a, b, condition: np.where(condition, a, b))
-    vjps = (lambda n, g: g * _const(n.condition), lambda n, g: g * _const(~n.condition))
+    vjps = (lambda n, g: g * _constant(n.condition, g), lambda n, g: g * _constant(~n.condition, g))
 
 
 class SoftmaxBackward0(Function):
@@ -326,7 +387,7 @@ class SoftmaxBackward0(Function):
         e = np.exp(a - a.max(axis=dim, keepdims=True))
         return e / e.sum(axis=dim, keepdims=True)
 
-    vjps = (lambda n, g: n.result * (g - (g * n.result).sum(n.dim, keepdim=True)),)
+    vjps = (lambda n, g, out: out * (g - _sum(g * out, n.dim)),)
 
 
 class LogSoftmaxBackward0(Function):
@@ -340,7 +401,7 @@ class LogSoftmaxBackward0(Function):
         shifted = a - a.max(axis=dim, keepdims=True)
         return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
-    vjps = (lambda n, g: g - n.result.exp() * g.sum(n.dim, keepdim=True),)
+    vjps = (lambda n, g, out: g - _exp(out) * _sum(g, n.dim),)
 
 
 # ================================================================ reductions
@@ -350,28 +411,28 @@ class SumBackward0(Function):
     """out = Σ self (all elements);  ∂out/∂selfᵢ = 1, so g is copied to every element."""
 
     forward = staticmethod(lambda a: a.sum())
-    vjps = (lambda n, g: g.expand(n._meta[0][0]),)
+    vjps = (lambda n, g: _expand(g, n._meta[0][0]),)
 
 
 class SumBackward1(Function):
     """out = Σ self along ``dim``;  g is copied back along the summed dimensions."""
 
     forward = staticmethod(lambda a, dim, keepdim: a.sum(axis=dim, keepdims=keepdim))
-    vjps = (lambda n, g: _unreduce(g, n).expand(n._meta[0][0]),)
+    vjps = (lambda n, g: _expand(_unreduce(g, n), n._meta[0][0]),)
 
 
 class MeanBackward0(Function):
     """out = (Σ self) / N;  ∂out/∂selfᵢ = 1/N."""
 
     forward = staticmethod(lambda a: np.mean(a, dtype=a.dtype))
-    vjps = (lambda n, g: g.expand(n._meta[0][0]) / max(int(np.prod(n._meta[0][0])), 1),)
+    vjps = (lambda n, g: _expand(g, n._meta[0][0]) / max(math.prod(n._meta[0][0]), 1),)
 
 
 class MeanBackward1(Function):
     """out = mean of self along ``dim``;  ∂out/∂selfᵢ = 1/(number of elements averaged)."""
 
     forward = staticmethod(lambda a, dim, keepdim: np.mean(a, axis=dim, keepdims=keepdim, dtype=a.dtype))
-    vjps = (lambda n, g: _unreduce(g, n).expand(n._meta[0][0]) / int(np.prod([n._meta[0][0][d] for d in n.dim])),)
+    vjps = (lambda n, g: _expand(_unreduce(g, n), n._meta[0][0]) / math.prod(n._meta[0][0][d] for d in n.dim),)
 
 
 def _unreduce(g: Tensor, n: Function) -> Tensor:
@@ -389,7 +450,7 @@ class MaxBackward1(Function):
 
     saves = ("self", "result")
     forward = staticmethod(lambda a: np.max(a))
-    vjps = (lambda n, g: g * _const(_share(n.self._array == n.result._array)),)
+    vjps = (lambda n, g, x, out: g * _constant(_share(_array(x) == _array(out), n), g),)
 
 
 class MinBackward1(MaxBackward1):
@@ -398,8 +459,13 @@ class MinBackward1(MaxBackward1):
     forward = staticmethod(lambda a: np.min(a))
 
 
-def _share(mask: np.ndarray) -> np.ndarray:
-    return mask / mask.sum()
+def _share(mask: np.ndarray, n: Function) -> np.ndarray:
+    return (mask / mask.sum()).astype(n._meta[0][1])
+
+
+def _picked(wins: np.ndarray, ties: np.ndarray, n: Function) -> np.ndarray:
+    """1 where this input was picked, ½ on ties (torch splits the gradient there)."""
+    return (wins + 0.5 * ties).astype(n._meta[0][1])
 
 
 class MaxBackward0(Function):
@@ -411,7 +477,7 @@ class MaxBackward0(Function):
             axis=dim if not keepdim else ()
         )
     )
-    vjps = (lambda n, g: (g if n.keepdim else g.unsqueeze(n.dim)) * _const(_one_hot(n)),)
+    vjps = (lambda n, g: (g if n.keepdim else _unsqueeze(g, n.dim)) * _constant(_one_hot(n), g),)
 
 
 class MinBackward0(MaxBackward0):
@@ -462,21 +528,21 @@ class TBackward0(Function):
     """out = selfᵀ (``t()``, up to 2-D);  g is transposed back."""
 
     forward = staticmethod(lambda a: a.T)
-    vjps = (lambda n, g: g.t(),)
+    vjps = (lambda n, g: g.T,)
 
 
 class TransposeBackward0(Function):
     """out = self with dimensions ``dim0`` and ``dim1`` swapped;  g is swapped back."""
 
     forward = staticmethod(lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1))
-    vjps = (lambda n, g: g.transpose(n.dim0, n.dim1),)
+    vjps = (lambda n, g: _swapaxes(g, n.dim0, n.dim1),)
 
 
 class PermuteBackward0(Function):
     """out = self with dimensions reordered by ``dims`` (also ``.T``);  g gets the inverse order."""
 
     forward = staticmethod(lambda a, dims: np.transpose(a, dims))
-    vjps = (lambda n, g: g.permute(tuple(np.argsort(n.dims))),)
+    vjps = (lambda n, g: _permute(g, tuple(int(d) for d in np.argsort(n.dims))),)
 
 
 class ExpandBackward0(Function):
@@ -510,14 +576,14 @@ class ZeroBackward0(Function):
     """out = self filled with zeros (``zero_``);  ∂out/∂self = 0."""
 
     forward = staticmethod(np.zeros_like)
-    vjps = (lambda n, g: _const(np.zeros_like(g._array)),)
+    vjps = (lambda n, g: _constant(np.zeros_like(_array(g)), g),)
 
 
 class FillBackward2(Function):
     """out = self filled with the number ``value`` (``fill_``);  ∂out/∂self = 0."""
 
     forward = staticmethod(lambda a, value: np.full_like(a, value))
-    vjps = (lambda n, g: _const(np.zeros_like(g._array)),)
+    vjps = (lambda n, g: _constant(np.zeros_like(_array(g)), g),)
 
 
 class CopyBackwards(Function):
@@ -525,7 +591,7 @@ class CopyBackwards(Function):
 
     inputs = ("self", "src")
     forward = staticmethod(lambda a, src: np.broadcast_to(src, a.shape).astype(a.dtype))
-    vjps = (lambda n, g: _const(np.zeros_like(g._array)), lambda n, g: g)
+    vjps = (lambda n, g: _constant(np.zeros_like(_array(g)), g), lambda n, g: g)
 
     def name(self) -> str:
         return "torch::autograd::CopyBackwards"  # a hand-written node in torch, named like AccumulateGrad
@@ -535,18 +601,14 @@ class SelectBackward0(Function):
     """out = self[index] along ``dim``;  g goes back to that position, zeros elsewhere."""
 
     forward = staticmethod(lambda a, dim, index: a[(slice(None),) * dim + (index,)])
-    vjps = (lambda n, g: IndexPutBackward0.apply(g, shape=n._meta[0][0], index=(slice(None),) * n.dim + (n.index,)),)
+    vjps = (lambda n, g: _scatter(g, n._meta[0][0], (slice(None),) * n.dim + (n.index,)),)
 
 
 class SliceBackward0(Function):
     """out = self[start:end:step] along ``dim``;  g goes back to those positions, zeros elsewhere."""
 
     forward = staticmethod(lambda a, dim, start, end, step: a[(slice(None),) * dim + (slice(start, end, step),)])
-    vjps = (
-        lambda n, g: IndexPutBackward0.apply(
-            g, shape=n._meta[0][0], index=(slice(None),) * n.dim + (slice(n.start, n.end, n.step),)
-        ),
-    )
+    vjps = (lambda n, g: _scatter(g, n._meta[0][0], (slice(None),) * n.dim + (slice(n.start, n.end, n.step),)),)
 
 
 class IndexBackward0(Function):
@@ -554,7 +616,7 @@ class IndexBackward0(Function):
 
     saves = ("indices",)
     forward = staticmethod(lambda a, indices: a[indices])
-    vjps = (lambda n, g: IndexPutBackward0.apply(g, shape=n._meta[0][0], index=n.indices),)
+    vjps = (lambda n, g: _scatter(g, n._meta[0][0], n.indices),)
 
 
 class IndexPutBackward0(Function):
@@ -566,7 +628,7 @@ class IndexPutBackward0(Function):
         np.add.at(out, index, g)  # repeated indices add up, as x[[0, 0]] uses x[0] twice
         return out
 
-    vjps = (lambda n, g: g[n.index],)
+    vjps = (lambda n, g: g[n.index],)  # indexing means the same on arrays and Tensors
 
 
 class CatBackward0(Function):
@@ -610,8 +672,8 @@ class MseLossBackward0(Function):
         return sq if reduction == "none" else sq.sum(dtype=sq.dtype) if reduction == "sum" else sq.mean(dtype=sq.dtype)
 
     vjps = (
-        lambda n, g: (n.self - n.target) * (g * (2 / _mse_count(n))),
-        lambda n, g: (n.self - n.target) * (g * (-2 / _mse_count(n))),
+        lambda n, g, x, t: (x - t) * (g * (2 / _mse_count(n))),
+        lambda n, g, x, t: (x - t) * (g * (-2 / _mse_count(n))),
     )
 
 
@@ -643,7 +705,7 @@ class NllLossBackward0(Function):
         count = int(keep.sum())  # every target ignored: the mean of nothing is nan
         return picked.sum() / a.dtype.type(count) if count else a.dtype.type(np.nan)
 
-    vjps = (lambda n, g: (g.unsqueeze(1) if g.ndim else g) * _const(_nll_weights(n)),)
+    vjps = (lambda n, g, x: (_unsqueeze(g, 1) if g.ndim else g) * _constant(_nll_weights(n), g),)
 
 
 def _nll_weights(n: Function) -> np.ndarray:

@@ -91,22 +91,12 @@ class Tensor:
     tensor(4.)
     """
 
-    __slots__ = ("_array", "grad_fn", "requires_grad", "_grad", "_hooks", "_accumulator", "_version", "__weakref__")
+    __slots__ = ("_array", "grad_fn", "requires_grad", "_grad", "_accumulator", "_version", "__weakref__")
     __array_ufunc__ = None  # numpy defers to our reflected operators: np.float32(2) * x is a Tensor
     __hash__ = object.__hash__
 
-    def __init__(self, data: Any = (), *args: Any) -> None:
-        t = tensor(data, dtype=float32)
-        self._init(t._array, None)
-
-    def _init(self, array: np.ndarray, grad_fn: Any) -> None:
-        self._array = array
-        self.grad_fn = grad_fn
-        self.requires_grad = grad_fn is not None
-        self._grad = None
-        self._hooks = None
-        self._accumulator = None
-        self._version = 0
+    def __new__(cls, data: Any = (), *args: Any) -> Tensor:  # torch.Tensor([1, 2]) is float32
+        return cls._make(tensor(data, dtype=float32)._array)
 
     @classmethod
     def _make(cls, array: Any, grad_fn: Any = None) -> Tensor:
@@ -115,7 +105,7 @@ class Tensor:
         t._array = array if type(array) is np.ndarray else np.asarray(array)
         t.grad_fn = grad_fn
         t.requires_grad = grad_fn is not None
-        t._grad = t._hooks = t._accumulator = None
+        t._grad = t._accumulator = None
         t._version = 0
         return t
 
@@ -235,11 +225,8 @@ class Tensor:
         """
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is not None:
-            return _add_hook(self.grad_fn._tensor_pre_hooks(), hook)
-        if self._hooks is None:
-            self._hooks = {}
-        return _add_hook(self._hooks, hook)
+        node = self.grad_fn if self.grad_fn is not None else self._grad_accumulator()
+        return _add_hook(node._tensor_pre_hooks(), hook)  # a leaf's hooks live on its AccumulateGrad
 
     def detach(self) -> Tensor:
         """A tensor with the same values (shared memory) that is not part of any graph."""

@@ -530,3 +530,27 @@ def test_a_refused_backward_names_the_node_torch_fails_at():
         graph._observer = None
     assert e.value.node is y.grad_fn.next_functions[1][0]
     assert events == [("error", "MulBackward0")]
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda a, b: a + b,  # the same gradient flows to both
+        lambda a, b: (a.view(2, 1) + b.view(2, 1)).view(2),
+        lambda a, b: a.clone() - b,
+        lambda a, b: a.expand(3, 2).sum(0) + b,
+        lambda a, b: torch.stack([a, b]).t().sum(1),
+        lambda a, b: a * b + a,
+    ],
+)
+def test_grads_never_share_memory(build):
+    """.grad may keep the array a rule made, but never one that something else also holds."""
+    a, b = leaf([1.0, 2.0]), leaf([3.0, 4.0])
+    seed = torch.tensor([1.0, -1.0])
+    y = build(a, b)
+    y.backward(seed)
+    before = (b.grad.tolist(), seed.tolist())
+    a.grad.add_(100)
+    assert (b.grad.tolist(), seed.tolist()) == before
+    b.grad.add_(100)
+    assert a.grad.tolist()[0] > 50 and b.grad.tolist()[0] > 50

@@ -60,8 +60,8 @@ class BackwardCFunction(Node):
     def set_materialize_grads(self, value: bool) -> None:
         pass
 
-    def _run(self, grad: Any, needed: set | None) -> list:
-        grads = self._function.backward(self, grad)
+    def _run(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
+        grads = self._function.backward(self, Tensor._make(grad) if fast else grad)
         grads = grads if isinstance(grads, tuple) else (grads,)
         if len(grads) != len(self._arg_is_tensor):
             raise RuntimeError(
@@ -83,7 +83,9 @@ class BackwardCFunction(Node):
                 )
             elif g._array.dtype != dtype:
                 out[i] = g.to(dtype)
-        return out
+        if fast:
+            out = [None if g is None else g._array for g in out]
+        return out, [False] * len(out)  # the user's tensors may be held elsewhere: never kept as .grad
 
     def _release(self) -> None:
         if self._saved:

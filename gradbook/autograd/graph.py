@@ -50,12 +50,10 @@ class RemovableHandle:
 
     def __init__(self, hooks: dict[int, Callable]) -> None:
         self.id = next(self._ids)
-        self._hooks = weakref.ref(hooks) if hasattr(hooks, "__weakref__") else (lambda: hooks)
+        self._hooks = hooks
 
     def remove(self) -> None:
-        hooks = self._hooks()
-        if hooks is not None:
-            hooks.pop(self.id, None)
+        self._hooks.pop(self.id, None)
 
 
 def _add_hook(hooks: dict[int, Callable], fn: Callable) -> RemovableHandle:
@@ -113,9 +111,6 @@ class AccumulateGrad(Node):
     def _sequence_nr(self) -> int:
         return 2**64 - 1  # torch's UINT64_MAX: accumulate as soon as a leaf's gradient is ready
 
-    @property
-    def _pre_hooks(self) -> dict[int, Callable] | None:  # type: ignore[override]
-        return self.variable._hooks  # a leaf's hooks live on the tensor, across graphs
 
 
 class Function(Node):
@@ -125,10 +120,13 @@ class Function(Node):
 
     - ``inputs``: torch's names for the tensor arguments, in order;
     - ``forward(*arrays, **params)``: the NumPy computation;
-    - ``vjps``: for each input, ``rule(node, grad) -> Tensor``, the vector-Jacobian product
-      ``grad · ∂out/∂input``, written with Tensor ops so it can itself be differentiated;
-    - ``saves``: the inputs, params or ``"result"`` the rules read (``node.other``,
-      ``node.result``); backward without ``retain_graph`` frees them.
+    - ``saves``: the inputs, array params or ``"result"`` backward needs; backward without
+      ``retain_graph`` frees them;
+    - ``vjps``: for each input, ``rule(node, grad, *saved) -> grad_input``, the vector-Jacobian
+      product ``grad · ∂out/∂input``. ``saved`` are the saved inputs and result, in the order of
+      ``saves``; params are read from ``node``. A rule is written once, in operators and the
+      helpers at the top of ``_ops.py``, and runs on NumPy arrays for a plain backward and on
+      Tensors for ``create_graph=True`` (so that it can itself be differentiated).
 
     Gradients are summed back to each input's shape by ``unbroadcast`` and cast to its dtype.
 
@@ -141,10 +139,13 @@ class Function(Node):
     vjps: ClassVar[tuple[Callable[[Any, Tensor], Tensor], ...]] = ()
     forward: ClassVar[Callable[..., Any]]
     _saved_inputs: ClassVar[tuple[tuple[str, int], ...]] = ()
+    _rule_args: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._saved_inputs = tuple((name, cls.inputs.index(name)) for name in cls.saves if name in cls.inputs)
+        # the rules receive these saved values as arguments, after (node, grad)
+        cls._rule_args = tuple(name for name in cls.saves if name in cls.inputs or name == "result")
         if "backward" in cls.__dict__:
             from .function import apply_custom
 
@@ -213,19 +214,36 @@ class Function(Node):
             if t._version != version:
                 _version_error(t, version)
 
-    def _run(self, grad: Tensor, needed: set | None) -> list[Tensor | None]:
-        grads: list[Tensor | None] = []
+    def _run(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
+        """Apply the rules: the gradient for each input, and whether it is a new array of its own.
+
+        ``fast`` (no create_graph): values are NumPy arrays, and so are the saved values the rules
+        receive. Otherwise they are Tensors, and the rules record a graph of their own.
+        """
+        d = self.__dict__
+        if fast:
+            args = [d["_result"] if name == "result" else d[name]._array for name in self._rule_args]
+        else:
+            args = [self.result if name == "result" else d[name] for name in self._rule_args]
+        ids = (id(grad), *map(id, args))  # a rule returning one of these did not make a new array
+        grads: list = []
+        owned: list[bool] = []
         for rule, (fn, _), (shape, dtype) in zip(self.vjps, self.next_functions, self._meta):
             if fn is None or (needed is not None and fn not in needed):
                 grads.append(None)
+                owned.append(False)
                 continue
-            g = rule(self, grad)
-            if g._array.shape != shape:
+            g = rule(self, grad, *args)
+            a = g if fast else g._array
+            if a.shape != shape:
                 g = unbroadcast(g, shape)
-            if g._array.dtype != dtype:
-                g = g.to(dtype)
+                a = g if fast else g._array
+            if a.dtype != dtype:
+                g = g.astype(dtype) if fast else g.to(dtype)
+                a = g if fast else g._array
             grads.append(g)
-        return grads
+            owned.append(fast and a.base is None and id(g) not in ids)
+        return grads, owned
 
     def _release(self) -> None:
         if self.saves:
@@ -248,32 +266,42 @@ def _version_error(t: Tensor, version: int) -> None:
     )
 
 
-def unbroadcast(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
+def unbroadcast(grad: Any, shape: tuple[int, ...]) -> Any:
     """Sum ``grad`` back to ``shape``: the adjoint of broadcasting ``shape`` up to ``grad.shape``.
 
     A broadcast input was used once per position it was copied to, so its gradient is the sum
     over those positions: over the leading dimensions it lacked, and over its size-1 dimensions.
+    ``grad`` is a NumPy array or a Tensor.
 
     >>> import gradbook as torch
     >>> unbroadcast(torch.ones(2, 3), (3,))
     tensor([2., 2., 2.])
     """
-    lead = grad._array.ndim - len(shape)
-    if lead:
-        grad = grad.sum(dim=tuple(range(lead)) if lead > 1 else 0)
-    if grad._array.shape != shape:
-        grad = grad.sum(dim=tuple(i for i, n in enumerate(shape) if n == 1 and grad._array.shape[i] != 1), keepdim=True)
-    return grad
+    if isinstance(grad, Tensor):
+        lead = grad._array.ndim - len(shape)
+        if lead:
+            grad = grad.sum(dim=tuple(range(lead)) if lead > 1 else 0)
+        if grad._array.shape != shape:
+            ones = tuple(i for i, n in enumerate(shape) if n == 1 and grad._array.shape[i] != 1)
+            grad = grad.sum(dim=ones, keepdim=True)
+        return grad
+    lead = grad.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1)
+    return grad.sum(axis=dims, keepdims=True).reshape(shape)
 
 
-def _accumulate(t: Tensor, grad: Tensor, create_graph: bool) -> None:
-    """Add ``grad`` into ``t.grad`` the way torch's AccumulateGrad does."""
-    if t._grad is None:
-        t._grad = grad if create_graph else Tensor._make(grad._array.copy())
-    elif create_graph:
-        t._grad = t._grad + grad
+def _accumulate(t: Tensor, grad: Any, create_graph: bool, owned: bool = False) -> None:
+    """Add ``grad`` into ``t.grad`` the way torch's AccumulateGrad does.
+
+    Without create_graph, ``grad`` is an array: kept as it is if nothing else uses it (``owned``),
+    else copied; later ones are added in place, so an old reference to ``.grad`` sees the sum.
+    """
+    if create_graph:
+        t._grad = grad if t._grad is None else t._grad + grad
+    elif t._grad is None:
+        t._grad = Tensor._make(grad if owned else grad.copy())
     else:
-        t._grad._array += grad._array  # in place, like torch: an old reference sees the sum
+        t._grad._array += grad
         t._grad._version += 1
 
 
@@ -318,10 +346,14 @@ def run_backward(
                     _observer("error", first, error)
                 raise
 
-    # 4. run: ready nodes in torch's order, summing gradients where paths meet
-    captured: list[Tensor | None] = [None] * (len(inputs) if inputs is not None else 0)
-    buffers: dict[Node, Tensor] = {}
+    # 4. run: ready nodes in torch's order, summing gradients where paths meet. Without
+    # create_graph the values are NumPy arrays; hooks and observers still see Tensors.
+    fast = not create_graph
+    captured: list = [None] * (len(inputs) if inputs is not None else 0)
+    buffers: dict[Node, Any] = {}
+    owned: set[Node] = set()  # nodes whose buffered gradient is an array nothing else holds
     for node, g in zip(root_nodes, grads):
+        g = g._array if fast else g
         buffers[node] = buffers[node] + g if node in buffers else g
     ready = [(n._priority, n) for n in dict.fromkeys(root_nodes) if n not in deps]
     heapq.heapify(ready)
@@ -329,44 +361,56 @@ def run_backward(
         while ready:
             node = heapq.heappop(ready)[-1]
             grad = buffers.pop(node)
+            own = node in owned
+            owned.discard(node)
             if _observer is not None:
-                _observer("enter", node, grad)
+                own = False
+                _observer("enter", node, _tensor(grad))
             if node._pre_hooks:
                 for hook in list(node._pre_hooks.values()):
-                    r = hook(grad)
+                    r = hook(_tensor(grad))
                     if r is not None:
-                        grad = r
+                        grad, own = (r._array if fast else r), False
             if node._retains is not None:
                 retained = node._retains()
                 if retained is not None:
-                    _accumulate(retained, grad if create_graph else grad.detach(), create_graph)
+                    _accumulate(retained, grad, create_graph)
             if targets and node in targets:
                 captured[targets[node]] = grad
             if isinstance(node, AccumulateGrad):
                 if accumulate and (inputs is None or node in targets):
-                    _accumulate(node.variable, grad, create_graph)
+                    _accumulate(node.variable, grad, create_graph, own)
                 if _observer is not None:
-                    _observer("exit", node, grad, [])
+                    _observer("exit", node, _tensor(grad), [])
                 continue
-            outs = node._run(grad, needed)
+            outs, outs_owned = node._run(grad, needed, fast)
             if not keep_graph:
                 node._release()
             if _observer is not None:
-                _observer("exit", node, grad, outs)
-            for (fn, _), g in zip(node.next_functions, outs):
+                _observer("exit", node, _tensor(grad), [_tensor(g) for g in outs])
+            for (fn, _), g, g_owned in zip(node.next_functions, outs, outs_owned):
                 if g is None:
                     continue
                 if fn in buffers:
                     old = buffers[fn]
-                    buffers[fn] = old + g
+                    buffers[fn] = old + g  # a new array: the sum is owned
+                    if fast:
+                        owned.add(fn)
                     if _observer is not None:
-                        _observer("sum", fn, old, g, buffers[fn])
+                        _observer("sum", fn, _tensor(old), _tensor(g), _tensor(buffers[fn]))
                 else:
                     buffers[fn] = g
+                    if g_owned:
+                        owned.add(fn)
                 deps[fn] -= 1
                 if deps[fn] == 0:
                     heapq.heappush(ready, (fn._priority, fn))
-    return captured
+    return [_tensor(c) for c in captured]
+
+
+def _tensor(value: Any) -> Any:
+    """A gradient value as a Tensor (it is an array during a backward without create_graph)."""
+    return value if value is None or isinstance(value, Tensor) else Tensor._make(value)
 
 
 def _cannot_run(node: Node, needed: set | None, raise_error: bool = False) -> bool:

@@ -31,13 +31,8 @@ class Parameter(Tensor):
     __slots__ = ()
 
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
-        p = object.__new__(cls)
-        p._init((data if data is not None else _factories.empty(0))._array, None)
-        p.requires_grad_(requires_grad)
-        return p
-
-    def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
-        pass
+        p = cls._make((data if data is not None else _factories.empty(0))._array)
+        return p.requires_grad_(requires_grad)
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
