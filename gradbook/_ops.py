@@ -51,6 +51,10 @@ def _floating(fn: Any) -> Any:
 # helpers cover the rest.
 
 
+def _or(value: Any, default: Any) -> Any:
+    return default if value is None else value
+
+
 def _is_tensor(x: Any) -> bool:
     return isinstance(x, Tensor)  # else a NumPy array (or a NumPy scalar, for 0-d results)
 
@@ -340,7 +344,9 @@ class ClampBackward1(Function):
 
     saves = ("self",)
     forward = staticmethod(lambda a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False))
-    vjps = (lambda n, g, x: g * ((x >= (-np.inf if n.min is None else n.min)) & (x <= (np.inf if n.max is None else n.max))),)
+    min = None  # noqa: A003  (torch's names of clamp's bounds; None is no bound)
+    max = None  # noqa: A003
+    vjps = (lambda n, g, x: g * ((x >= _or(n.min, -np.inf)) & (x <= _or(n.max, np.inf))),)
 
 
 class MaximumBackward0(Function):

@@ -112,7 +112,6 @@ class AccumulateGrad(Node):
         return 2**64 - 1  # torch's UINT64_MAX: accumulate as soon as a leaf's gradient is ready
 
 
-
 class Function(Node):
     """One differentiable op: ``forward`` on NumPy arrays, one ``vjps`` rule per input.
 
