@@ -344,8 +344,6 @@ class ClampBackward1(Function):
 
     saves = ("self",)
     forward = staticmethod(lambda a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False))
-    min = None  # noqa: A003  (torch's names of clamp's bounds; None is no bound)
-    max = None  # noqa: A003
     vjps = (lambda n, g, x: g * ((x >= _or(n.min, -np.inf)) & (x <= _or(n.max, np.inf))),)
 
 
