@@ -428,15 +428,24 @@ class SumBackward1(Function):
 class MeanBackward0(Function):
     """out = (Σ self) / N;  ∂out/∂selfᵢ = 1/N."""
 
-    forward = staticmethod(lambda a: np.mean(a, dtype=a.dtype))
+    forward = staticmethod(lambda a: _mean(a, None, False))
     vjps = (lambda n, g: _expand(g, n._meta[0][0]) / max(math.prod(n._meta[0][0]), 1),)
 
 
 class MeanBackward1(Function):
     """out = mean of self along ``dim``;  ∂out/∂selfᵢ = 1/(number of elements averaged)."""
 
-    forward = staticmethod(lambda a, dim, keepdim: np.mean(a, axis=dim, keepdims=keepdim, dtype=a.dtype))
+    forward = staticmethod(lambda a, dim, keepdim: _mean(a, dim, keepdim))
     vjps = (lambda n, g: _expand(_unreduce(g, n), n._meta[0][0]) / math.prod(n._meta[0][0][d] for d in n.dim),)
+
+
+def _mean(a: np.ndarray, dim: Any, keepdim: bool) -> np.ndarray:
+    """np.mean in the input's dtype, without NumPy's Python-level wrapper (the same arithmetic)."""
+    count = a.size if dim is None else math.prod(a.shape[d] for d in dim)
+    total = np.add.reduce(a, axis=dim, keepdims=keepdim)
+    if count == 0:
+        return np.full_like(total, np.nan)  # the mean of nothing, silently as in torch
+    return total / a.dtype.type(count)
 
 
 def _unreduce(g: Tensor, n: Function) -> Tensor:
@@ -673,7 +682,7 @@ class MseLossBackward0(Function):
         sq = np.square(a - t)
         if a.dtype != t.dtype:  # torch's promotion (NumPy's differs for integer targets)
             sq = sq.astype(_promoted(a, t), copy=False)
-        return sq if reduction == "none" else sq.sum(dtype=sq.dtype) if reduction == "sum" else sq.mean(dtype=sq.dtype)
+        return sq if reduction == "none" else sq.sum(dtype=sq.dtype) if reduction == "sum" else _mean(sq, None, False)
 
     vjps = (
         lambda n, g, x, t: (x - t) * (g * (2 / _mse_count(n))),

@@ -31,6 +31,7 @@ class BackwardCFunction(Node):
     """The grad_fn of a user-written function: it is also the ``ctx`` its methods receive."""
 
     _function: Any = None
+    saves = ("saved_tensors",)  # what save_for_backward kept; freed after backward
 
     def __init__(self) -> None:
         self._saved: tuple | None = ()

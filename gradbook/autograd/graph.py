@@ -73,9 +73,10 @@ class Node:
 
     next_functions: tuple[tuple[Node | None, int], ...] = ()
     _seq: int
+    saves: ClassVar[tuple[str, ...]] = ()  # what backward needs, freed without retain_graph
     _pre_hooks: dict[int, Callable] | None = None  # tensor hooks of the op's output
     _freed = False  # saved tensors released by a backward without retain_graph
-    _versions: tuple = ()  # (saved input, its version when saved)
+    _versions: tuple | list = ()  # (saved input, its version when saved)
     _retains: weakref.ref | None = None  # the output tensor, when it called retain_grad()
 
     def name(self) -> str:
@@ -183,7 +184,7 @@ class Function(Node):
         if cls._saved_inputs:
             for name, i in cls._saved_inputs:
                 d[name] = tensors[i]
-            d["_versions"] = tuple((tensors[i], tensors[i]._version) for _, i in cls._saved_inputs)
+            d["_versions"] = [(tensors[i], tensors[i]._version) for _, i in cls._saved_inputs]
         if "result" in cls.saves:
             d["_result"] = out
         return node
@@ -237,7 +238,7 @@ class Function(Node):
             if a.shape != shape:
                 g = unbroadcast(g, shape)
                 a = g if fast else g._array
-            if a.dtype != dtype:
+            if a.dtype is not dtype and a.dtype != dtype:
                 g = g.astype(dtype) if fast else g.to(dtype)
                 a = g if fast else g._array
             grads.append(g)
@@ -285,6 +286,8 @@ def unbroadcast(grad: Any, shape: tuple[int, ...]) -> Any:
             grad = grad.sum(dim=ones, keepdim=True)
         return grad
     lead = grad.ndim - len(shape)
+    if grad.shape[lead:] == shape:  # only new leading dimensions (a bias): one reduction
+        return np.add.reduce(grad, axis=tuple(range(lead)))
     dims = tuple(range(lead)) + tuple(i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1)
     return grad.sum(axis=dims, keepdims=True).reshape(shape)
 
@@ -321,7 +324,7 @@ def run_backward(
     root_nodes = [t.grad_fn or t._grad_accumulator() for t in roots]
 
     # 1. discover the graph and count each node's incoming edges
-    deps, order, checks = _discover(root_nodes)
+    deps, order, broken = _discover(root_nodes)
 
     # 2. with inputs=, keep only the nodes that lead to one of them
     targets: dict[Node, int] = {}
@@ -333,8 +336,8 @@ def run_backward(
 
     # 3. fail now rather than halfway: freed graphs and modified saved tensors. The error names
     # the node torch would have failed at: the first one, in execution order, that cannot run.
-    if checks:
-        failing = [n for n in checks if _cannot_run(n, needed)]
+    if broken:
+        failing = [n for n in broken if _cannot_run(n, needed)]
         if failing:
             first = min(failing, key=_schedule(root_nodes, deps, needed).index)
             try:
@@ -361,7 +364,6 @@ def run_backward(
             node = heapq.heappop(ready)[-1]
             grad = buffers.pop(node)
             own = node in owned
-            owned.discard(node)
             if _observer is not None:
                 own = False
                 _observer("enter", node, _tensor(grad))
@@ -376,14 +378,14 @@ def run_backward(
                     _accumulate(retained, grad, create_graph)
             if targets and node in targets:
                 captured[targets[node]] = grad
-            if isinstance(node, AccumulateGrad):
+            if type(node) is AccumulateGrad:
                 if accumulate and (inputs is None or node in targets):
                     _accumulate(node.variable, grad, create_graph, own)
                 if _observer is not None:
                     _observer("exit", node, _tensor(grad), [])
                 continue
             outs, outs_owned = node._run(grad, needed, fast)
-            if not keep_graph:
+            if not keep_graph and node.saves:
                 node._release()
             if _observer is not None:
                 _observer("exit", node, _tensor(grad), [_tensor(g) for g in outs])
@@ -448,24 +450,31 @@ def _schedule(root_nodes: list[Node], deps: dict[Node, int], needed: set | None)
 
 def _discover(root_nodes: list[Node]) -> tuple[dict[Node, int], list[Node], list[Node]]:
     """Every node reachable from the roots (iteratively), how many edges enter each, and the
-    nodes that need a check before running (freed, or holding saved tensors)."""
+    nodes that could not run now (freed, or a saved tensor changed in place since)."""
     deps: dict[Node, int] = {}
-    stack = list(dict.fromkeys(root_nodes))
-    seen = set(stack)
-    order: list[Node] = []
-    checks: list[Node] = []
+    order = list(dict.fromkeys(root_nodes))
+    stack = order.copy()
+    roots = set(order)
+    broken: list[Node] = []
     while stack:
         node = stack.pop()
-        order.append(node)
-        if node._freed or node._versions:
-            checks.append(node)
+        if node._freed:
+            broken.append(node)
+        else:
+            for t, version in node._versions:
+                if t._version != version:
+                    broken.append(node)
+                    break
         for fn, _ in node.next_functions:
             if fn is not None:
-                deps[fn] = deps.get(fn, 0) + 1
-                if fn not in seen:
-                    seen.add(fn)
-                    stack.append(fn)
-    return deps, order, checks
+                if fn in deps:
+                    deps[fn] += 1
+                else:
+                    deps[fn] = 1
+                    if fn not in roots:
+                        order.append(fn)
+                        stack.append(fn)
+    return deps, order, broken
 
 
 def reachable(root_nodes: list[Node]) -> set[Node]:
