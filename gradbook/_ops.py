@@ -945,8 +945,10 @@ def clamp(t: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """Matrix product with torch's dispatch: dot (1-D·1-D), mv (2-D·1-D), mm (2-D·2-D), batched."""
-    b = _lift(b, a)
+    b = b if isinstance(b, Tensor) else _lift(b, a)
     x, y = a._array, b._array
+    if x.ndim == 2 and y.ndim == 2 and x.shape[1] == y.shape[0] and x.dtype == y.dtype:
+        return MmBackward0.apply(a, b)  # the common case first: checks below give the errors
     if x.ndim == 0 or y.ndim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {x.ndim}D and {y.ndim}D")
     if x.ndim == 1 and y.ndim == 1:

@@ -554,3 +554,12 @@ def test_grads_never_share_memory(build):
     assert (b.grad.tolist(), seed.tolist()) == before
     b.grad.add_(100)
     assert a.grad.tolist()[0] > 50 and b.grad.tolist()[0] > 50
+
+
+def test_a_gradient_a_hook_kept_is_not_changed_by_later_accumulation():
+    x = leaf([1.0, 1.0])
+    kept = []
+    x.register_hook(kept.append)
+    (x * 2).sum().backward()
+    (x * 2).sum().backward()
+    assert kept[0].tolist() == [2.0, 2.0] and x.grad.tolist() == [4.0, 4.0]

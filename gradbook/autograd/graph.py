@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .grad_mode import _State, set_grad_enabled
+from .grad_mode import _State
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -359,53 +359,59 @@ def run_backward(
         buffers[node] = buffers[node] + g if node in buffers else g
     ready = [(n._priority, n) for n in dict.fromkeys(root_nodes) if n not in deps]
     heapq.heapify(ready)
-    with set_grad_enabled(create_graph), np.errstate(all="ignore"):  # torch gives inf/nan silently
-        while ready:
-            node = heapq.heappop(ready)[-1]
-            grad = buffers.pop(node)
-            own = node in owned
-            if _observer is not None:
-                own = False
-                _observer("enter", node, _tensor(grad))
-            if node._pre_hooks:
-                for hook in list(node._pre_hooks.values()):
-                    r = hook(_tensor(grad))
-                    if r is not None:
-                        grad, own = (r._array if fast else r), False
-            if node._retains is not None:
-                retained = node._retains()
-                if retained is not None:
-                    _accumulate(retained, grad, create_graph)
-            if targets and node in targets:
-                captured[targets[node]] = grad
-            if type(node) is AccumulateGrad:
-                if accumulate and (inputs is None or node in targets):
-                    _accumulate(node.variable, grad, create_graph, own)
+    grad_mode, _State.enabled = _State.enabled, create_graph  # rules record only for create_graph
+    try:
+        with np.errstate(all="ignore"):  # torch gives inf and nan silently
+            while ready:
+                node = heapq.heappop(ready)[-1]
+                grad = buffers.pop(node)
+                own = node in owned
                 if _observer is not None:
-                    _observer("exit", node, _tensor(grad), [])
-                continue
-            outs, outs_owned = node._run(grad, needed, fast)
-            if not keep_graph and node.saves:
-                node._release()
-            if _observer is not None:
-                _observer("exit", node, _tensor(grad), [_tensor(g) for g in outs])
-            for (fn, _), g, g_owned in zip(node.next_functions, outs, outs_owned):
-                if g is None:
-                    continue
-                if fn in buffers:
-                    old = buffers[fn]
-                    buffers[fn] = old + g  # a new array: the sum is owned
-                    if fast:
-                        owned.add(fn)
+                    own = False
+                    _observer("enter", node, _tensor(grad))
+                if node._pre_hooks:
+                    own = False  # a hook may keep the tensor it was given
+                    for hook in list(node._pre_hooks.values()):
+                        r = hook(_tensor(grad))
+                        if r is not None:
+                            grad = r._array if fast else r
+                if node._retains is not None:
+                    retained = node._retains()
+                    if retained is not None:
+                        _accumulate(retained, grad, create_graph)
+                if targets and node in targets:
+                    captured[targets[node]] = grad
+                if type(node) is AccumulateGrad:
+                    if accumulate and (inputs is None or node in targets):
+                        _accumulate(node.variable, grad, create_graph, own)
                     if _observer is not None:
-                        _observer("sum", fn, _tensor(old), _tensor(g), _tensor(buffers[fn]))
-                else:
-                    buffers[fn] = g
-                    if g_owned:
-                        owned.add(fn)
-                deps[fn] -= 1
-                if deps[fn] == 0:
-                    heapq.heappush(ready, (fn._priority, fn))
+                        _observer("exit", node, _tensor(grad), [])
+                    continue
+                outs, outs_owned = node._run(grad, needed, fast)
+                if not keep_graph and node.saves:
+                    node._release()
+                if _observer is not None:
+                    _observer("exit", node, _tensor(grad), [_tensor(g) for g in outs])
+                for (fn, _), g, g_owned in zip(node.next_functions, outs, outs_owned):
+                    if g is None:
+                        continue
+                    if fn in buffers:
+                        old = buffers[fn]
+                        buffers[fn] = old + g  # a new array: the sum is owned
+                        if fast:
+                            owned.add(fn)
+                        if _observer is not None:
+                            _observer("sum", fn, _tensor(old), _tensor(g), _tensor(buffers[fn]))
+                    else:
+                        buffers[fn] = g
+                        if g_owned:
+                            owned.add(fn)
+                    deps[fn] -= 1
+                    if deps[fn] == 0:
+                        heapq.heappush(ready, (fn._priority, fn))
+    finally:
+        _State.enabled = grad_mode
+
     return [_tensor(c) for c in captured]
 
 
