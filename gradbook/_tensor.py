@@ -351,33 +351,42 @@ class Tensor:
         return self.abs()
 
     def add(self, other: Any, alpha: Any = 1) -> Tensor:
+        """x + y (times ``alpha``)."""
         return _ops.add(self, other, alpha)
 
     def sub(self, other: Any, alpha: Any = 1) -> Tensor:
+        """x - y (times ``alpha``)."""
         return _ops.sub(self, other, alpha)
 
     def mul(self, other: Any) -> Tensor:
+        """x · y, elementwise."""
         return _ops.mul(self, other)
 
     def div(self, other: Any) -> Tensor:
+        """x / y."""
         return _ops.div(self, other)
 
     def pow(self, exponent: Any) -> Tensor:
+        """x ** exponent."""
         return _ops.pow(self, exponent)
 
     def neg(self) -> Tensor:
+        """-x."""
         return _ops.NegBackward0.apply(self)
 
     def matmul(self, other: Tensor) -> Tensor:
+        """Matrix product (dot, mv, mm or batched)."""
         return _ops.matmul(self, other)
 
     def dot(self, other: Tensor) -> Tensor:
         return _ops.dot(self, other)
 
     def mm(self, other: Tensor) -> Tensor:
+        """Matrix product of two 2-D tensors."""
         return _ops.matmul(self, other)
 
     def mv(self, other: Tensor) -> Tensor:
+        """Matrix-vector product."""
         return _ops.matmul(self, other)
 
     # comparisons give bool tensors and are not differentiable
@@ -420,33 +429,43 @@ class Tensor:
     # ------------------------------------------------ elementwise
 
     def exp(self) -> Tensor:
+        """eˣ, elementwise."""
         return _ops.ExpBackward0.apply(self)
 
     def log(self) -> Tensor:
+        """ln(x), elementwise."""
         return _ops.LogBackward0.apply(self)
 
     def sqrt(self) -> Tensor:
+        """√x, elementwise."""
         return _ops.SqrtBackward0.apply(self)
 
     def abs(self) -> Tensor:
+        """|x|, elementwise."""
         return _ops.AbsBackward0.apply(self)
 
     def sin(self) -> Tensor:
+        """sin(x), elementwise."""
         return _ops.SinBackward0.apply(self)
 
     def cos(self) -> Tensor:
+        """cos(x), elementwise."""
         return _ops.CosBackward0.apply(self)
 
     def tanh(self) -> Tensor:
+        """tanh(x), elementwise."""
         return _ops.TanhBackward0.apply(self)
 
     def sigmoid(self) -> Tensor:
+        """1 / (1 + e⁻ˣ), elementwise."""
         return _ops.SigmoidBackward0.apply(self)
 
     def relu(self) -> Tensor:
+        """max(x, 0), elementwise."""
         return _ops.ReluBackward0.apply(self)
 
     def clamp(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+        """Limit values to [min, max]."""
         return _ops.clamp(self, min, max)
 
     clip = clamp
@@ -458,23 +477,29 @@ class Tensor:
         return _ops._binary(_ops.MinimumBackward0, self, other)
 
     def softmax(self, dim: builtins.int) -> Tensor:
+        """eˣ / Σ eˣ along ``dim``."""
         return _ops.SoftmaxBackward0.apply(self, dim=_ops._dim(dim, self.ndim))
 
     def log_softmax(self, dim: builtins.int) -> Tensor:
+        """log(softmax(x)) along ``dim``, computed stably."""
         return _ops.LogSoftmaxBackward0.apply(self, dim=_ops._dim(dim, self.ndim))
 
     # ------------------------------------------------ reductions
 
     def sum(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        """Sum of all elements, or along ``dim``."""
         return _ops.reduce(_ops.SumBackward0, _ops.SumBackward1, self, dim, keepdim)
 
     def mean(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        """Mean of all elements, or along ``dim``."""
         return _ops.reduce(_ops.MeanBackward0, _ops.MeanBackward1, self, dim, keepdim)
 
     def max(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+        """Largest value, or ``(values, indices)`` along ``dim``."""
         return _ops.extreme(self, dim, keepdim, "max")
 
     def min(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+        """Smallest value, or ``(values, indices)`` along ``dim``."""
         return _ops.extreme(self, dim, keepdim, "min")
 
     def all(self) -> Tensor:
@@ -484,14 +509,17 @@ class Tensor:
         return Tensor._make(np.any(self._array))
 
     def argmax(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        """Index of the largest value (along ``dim``)."""
         return _ops.arg_extreme(np.argmax, self, dim, keepdim)
 
     def argmin(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        """Index of the smallest value (along ``dim``)."""
         return _ops.arg_extreme(np.argmin, self, dim, keepdim)
 
     # ------------------------------------------------ shape
 
     def reshape(self, *shape: Any) -> Tensor:
+        """Same elements, new shape."""
         return _ops.view(self, shape)
 
     def view(self, *shape: Any) -> Tensor:
@@ -504,18 +532,23 @@ class Tensor:
         return _ops.view(self, other.shape)
 
     def flatten(self, start_dim: builtins.int = 0, end_dim: builtins.int = -1) -> Tensor:
+        """Flatten dimensions ``start_dim`` .. ``end_dim`` into one."""
         return _ops.flatten(self, start_dim, end_dim)
 
     def squeeze(self, dim: Any = None) -> Tensor:
+        """Remove size-1 dimensions."""
         return _ops.squeeze(self, dim)
 
     def unsqueeze(self, dim: builtins.int) -> Tensor:
+        """Insert a size-1 dimension."""
         return _ops.UnsqueezeBackward0.apply(self, dim=_ops._dim(dim, self.ndim + 1))
 
     def transpose(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+        """Swap two dimensions."""
         return _ops.transpose(self, dim0, dim1)
 
     def t(self) -> Tensor:
+        """Transpose of a tensor with at most 2 dimensions."""
         return _ops.t(self)
 
     @property
@@ -527,6 +560,7 @@ class Tensor:
         return _ops.transpose(self, -2, -1)
 
     def permute(self, *dims: Any) -> Tensor:
+        """Reorder dimensions."""
         return _ops.permute(self, dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims)
 
     def expand(self, *sizes: Any) -> Tensor:
