@@ -52,7 +52,8 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
     """Mean squared error: mean((input - target)²) (or ``sum``, or ``none``)."""
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    if input.shape != target.shape:
+    target = _ops._lift(target, input)
+    if input._array.shape != target._array.shape:
         import warnings
 
         warnings.warn(
@@ -65,7 +66,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
         shape = np.broadcast_shapes(input._array.shape, target._array.shape)  # as torch.broadcast_tensors
         input = input.expand(shape) if input._array.shape != shape else input
         target = target.expand(shape) if target._array.shape != shape else target
-    return _ops.MseLossBackward0.apply(input, _ops._lift(target, input), reduction=reduction)
+    return _ops.MseLossBackward0.apply(input, target, reduction=reduction)
 
 
 def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean", ignore_index: int = -100) -> Tensor:  # noqa: A002
