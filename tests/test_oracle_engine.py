@@ -22,8 +22,9 @@ def build(lib, x0):
     return b, (x, w)
 
 
-def torch_order(root):
-    """The order torch's engine runs nodes in, observed through node pre-hooks."""
+def watch_torch_order(root):
+    """A list that fills, as torch's engine runs the graph of ``root``, with the nodes' names
+    (observed through node pre-hooks)."""
     order, seen, stack = [], set(), [root.grad_fn]
     while stack:
         node = stack.pop()
@@ -32,12 +33,13 @@ def torch_order(root):
         seen.add(node)
         node.register_prehook(lambda g, node=node: order.append(node.name()))
         stack.extend(fn for fn, _ in node.next_functions)
-    root.backward()
     return order
 
 
 def test_execution_order_matches_torch():
-    expected = torch_order(build(torch, [0.3, -0.7])[0])
+    root = build(torch, [0.3, -0.7])[0]
+    expected = watch_torch_order(root)
+    root.backward()
     order = []
     graph._observer = lambda event, node, *d: order.append(node.name()) if event == "enter" else None
     try:
@@ -198,15 +200,7 @@ def test_refused_second_backward_names_the_node_where_torch_fails():
         return y
 
     y_t = build_twice(torch)
-    ran = []
-    stack, seen = [y_t.grad_fn], set()
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        node.register_prehook(lambda g, node=node: ran.append(node.name()))
-        stack.extend(fn for fn, _ in node.next_functions)
+    ran = watch_torch_order(y_t)
     with pytest.raises(RuntimeError):
         y_t.backward()
     y_g = build_twice(gradbook)
