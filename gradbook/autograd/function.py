@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from .grad_mode import _State, no_grad
-from .graph import FREED_ERROR, Node, _creation_order, _version_error
+from .graph import FREED_ERROR, Node, _creation_order
 
 
 class BackwardCFunction(Node):
@@ -49,11 +49,6 @@ class BackwardCFunction(Node):
             raise RuntimeError(FREED_ERROR)
         self._check_saved_versions()
         return self._saved
-
-    def _check_saved_versions(self) -> None:
-        for t, version in self._versions:
-            if t._version != version:
-                _version_error(t, version)
 
     def mark_non_differentiable(self, *tensors: Any) -> None:
         pass

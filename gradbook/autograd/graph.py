@@ -97,6 +97,18 @@ class Node:
             self._pre_hooks = {}
         return self._pre_hooks
 
+    def _stale(self) -> tuple[Tensor, int] | None:
+        """A saved tensor changed in place since it was saved, with the version it had then."""
+        for t, version in self._versions:
+            if t._version != version:
+                return t, version
+        return None
+
+    def _check_saved_versions(self) -> None:
+        stale = self._stale()
+        if stale is not None:
+            _version_error(*stale)
+
 
 class AccumulateGrad(Node):
     """The node at a leaf that requires grad: it adds the incoming gradient into ``.grad``."""
@@ -208,11 +220,6 @@ class Function(Node):
         if key in type(self).saves:
             raise RuntimeError(FREED_ERROR)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-
-    def _check_saved_versions(self) -> None:
-        for t, version in self._versions:
-            if t._version != version:
-                _version_error(t, version)
 
     def _run(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
         """Apply the rules: the gradient for each input, and whether it is a new array of its own.
@@ -464,13 +471,8 @@ def _discover(root_nodes: list[Node]) -> tuple[dict[Node, int], list[Node], list
     broken: list[Node] = []
     while stack:
         node = stack.pop()
-        if node._freed:
+        if node._freed or (node._versions and node._stale()):
             broken.append(node)
-        else:
-            for t, version in node._versions:
-                if t._version != version:
-                    broken.append(node)
-                    break
         for fn, _ in node.next_functions:
             if fn is not None:
                 if fn in deps:
