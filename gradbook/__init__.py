@@ -14,6 +14,8 @@ tensor(12.)
 
 from __future__ import annotations
 
+import typing as _typing
+
 from . import autograd
 from ._factories import (
     arange,
@@ -104,12 +106,35 @@ from ._tensor import (
 )
 from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 
+if _typing.TYPE_CHECKING:
+    from .viz.draw import GraphDrawing  # imported on the first draw(): graphviz is not needed before
+
 __version__ = "0.1.0"
 
 
 def get_default_dtype() -> dtype:
     """float32, as in torch."""
     return float32
+
+
+def draw(*roots: Tensor, **kwargs: _typing.Any) -> GraphDrawing:
+    """Draw the autograd graph behind ``roots`` (a ``graphviz.Digraph``; a notebook cell shows it).
+
+    Leaves and outputs are named after your variables. Graphviz is imported on the first call,
+    so ``import gradbook`` stays NumPy-only. Options: see ``gradbook.viz.draw``.
+
+    >>> import gradbook as torch
+    >>> x = torch.tensor(2.0, requires_grad=True)
+    >>> g = torch.draw(x * x)
+    >>> "MulBackward0" in g.source and "<B>x</B>" in g.source
+    True
+    """
+    from .viz.draw import draw as draw_graph
+
+    # name discovery looks at the frame that called this function, one further up than usual
+    level = kwargs.get("stacklevel", 1)
+    kwargs["stacklevel"] = level + 1 if level > 0 else 0
+    return draw_graph(*roots, **kwargs)
 
 
 from . import nn, optim  # noqa: E402  (they build on the names above)

@@ -37,3 +37,16 @@ def value(t):
 
 
 gradbook.manual_seed(0)
+
+
+# Tests marked ``exe`` run a Graphviz renderer binary (xflr6/graphviz's convention): each one skips
+# itself when its renderer is missing, and ``pytest --skip-exe`` skips them all.
+def pytest_addoption(parser):
+    parser.addoption("--skip-exe", action="store_true", help="skip tests marked exe (they run Graphviz binaries)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--skip-exe"):
+        for item in items:
+            if item.get_closest_marker("exe") is not None:
+                item.add_marker(pytest.mark.skip(reason="skipped by --skip-exe"))

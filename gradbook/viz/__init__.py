@@ -5,18 +5,26 @@ Imported on first use (``gradbook.draw`` imports it), so ``import gradbook`` sta
 
 from __future__ import annotations
 
+from .animate import Animation, animate
+from .draw import GraphDrawing, draw
 from .model import GraphModel, GraphNode, caller_names
 from .record import BackwardRecording, EdgeFlow, FanIn, RecordedError, Step, local_rule, record_backward
+from .render import render
 
 __all__ = [
+    "Animation",
     "BackwardRecording",
     "EdgeFlow",
     "FanIn",
+    "GraphDrawing",
     "GraphModel",
     "GraphNode",
     "RecordedError",
     "Step",
+    "animate",
     "caller_names",
+    "draw",
     "local_rule",
     "record_backward",
+    "render",
 ]

@@ -128,3 +128,36 @@ def caller_names(depth: int = 2) -> dict[int, str]:
             if isinstance(value, Tensor) and not name.startswith("_"):
                 names[id(value)] = name
     return names
+
+
+def caller_tensors(depth: int = 2) -> dict[str, Tensor]:
+    """The tensors in the caller's namespace by name: ``{name: tensor}``, locals before globals (a
+    local hides a global of the same name), each in definition order; names starting with ``_``
+    are skipped. The parameters of an ``nn.Module`` found there are included as ``model.0.weight``.
+
+    ``depth`` counts frames as ``sys._getframe`` does: 1 is the function calling this one.
+
+    >>> import gradbook as torch
+    >>> w = torch.ones(2, requires_grad=True)
+    >>> caller_tensors(1)["w"] is w
+    True
+    """
+    from ..nn import Module
+
+    frame: Any = sys._getframe(depth)
+    found: dict[str, Tensor] = {}
+    modules: list[tuple[str, Module]] = []
+    seen: set[str] = set()
+    for scope in (frame.f_locals, frame.f_globals):
+        for name, value in scope.items():
+            if name.startswith("_") or name in seen:
+                continue
+            seen.add(name)
+            if isinstance(value, Tensor):
+                found[name] = value
+            elif isinstance(value, Module):
+                modules.append((name, value))
+    for name, module in modules:
+        for pname, p in module.named_parameters(name + "."):
+            found.setdefault(pname, p)
+    return found

@@ -1,0 +1,579 @@
+"""Draw the autograd graph as a ``graphviz.Digraph``: torch's nodes, their values, names and roles.
+
+One node per ``grad_fn`` (torch's class names), one per leaf (its ``AccumulateGrad``, showing the
+leaf tensor), one per constant input, and one edge per ``next_functions`` entry, from the input
+to the node that consumes it (``x * x`` has two edges into ``MulBackward0``). Node ids are the
+``GraphModel`` keys (creation order), so the same program gives byte-identical DOT on every run.
+
+Building the DOT needs no Graphviz binary; ``render.py`` turns it into SVG when it is displayed.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import subprocess
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import graphviz
+import numpy as np
+
+from .._printing import format_tensor
+from .._tensor import Tensor
+from ..autograd.graph import Function
+from .model import GraphModel, GraphNode, caller_tensors
+from .render import render
+
+__all__ = ["DEFAULT_SHOW", "ROLE_COLOURS", "GraphDrawing", "draw", "draw_model"]
+
+DEFAULT_SHOW = ("names", "data", "grad", "shape", "saved")
+_SHOWABLE = frozenset(DEFAULT_SHOW)
+
+# fill colour and legend text of each role
+ROLE_COLOURS = {
+    "leaf": ("#c6dbef", "leaf that requires grad (AccumulateGrad)"),
+    "output": ("#c7e9c0", "output: a tensor passed to draw()"),
+    "retain_grad": ("#ffeda0", "non-leaf that called retain_grad()"),
+    "op": ("#ffffff", "op: a grad_fn"),
+    "constant": ("#eeeeee", "constant: an input that needs no grad"),
+    "saved": ("#fdae6b", "saved tensors, kept for backward"),
+    "freed": ("#bdbdbd", "freed: saved tensors released by backward()"),
+    "hidden": ("#f7f7f7", "hidden nodes of a large graph"),
+}
+_FREED_TEXT = "#636363"
+_SUBTLE_TEXT = "#525252"
+
+_FULL_MAX_ELEMENTS = 9  # tensors up to this size are printed in full ...
+_FULL_MAX_WIDTH = 44  # ... when every printed line is at most this wide
+_PREFIX = "tensor("
+_SUFFIX = re.compile(r",\s*(dtype=gradbook\.\w+|size=\([\d, ]*\))", re.ASCII)
+_PRINTABLE = {"float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8", "bool"}
+
+_TABLE = '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
+
+
+class GraphDrawing(graphviz.Digraph):
+    """A ``graphviz.Digraph`` of an autograd graph that displays as SVG in Jupyter even without a
+    system Graphviz (it renders with ``gradbook.viz.render``), and shows its DOT source with a
+    one-line explanation when no renderer can run (as in a browser kernel).
+
+    Restyle it with the usual graphviz API (``g.attr(...)``, ``g.node_attr[...]``); set
+    ``g.renderer = "dot"`` or ``"graphviz-pure"`` to choose the renderer it displays with.
+    """
+
+    renderer: str | None = None
+
+    def svg(self) -> str:
+        """This drawing as SVG text (no XML prolog), rendered once per DOT source and renderer."""
+        key = (self.source, self.renderer)
+        cached = self.__dict__.get("_svg_cache")
+        if cached is None or cached[0] != key:
+            cached = (key, render(self, "svg", renderer=self.renderer))
+            self.__dict__["_svg_cache"] = cached
+        return cached[1]
+
+    def _repr_image_svg_xml(self) -> str:
+        return self.svg()
+
+    def _repr_mimebundle_(
+        self, include: Iterable[str] | None = None, exclude: Iterable[str] | None = None, **_: Any
+    ) -> dict[str, str]:
+        """The SVG itself goes in the notebook output, so GitHub, nbviewer and nbconvert show it."""
+        wanted = set(include) if include is not None else {"image/svg+xml", "text/plain"}
+        wanted -= set(exclude or ())
+        bundle: dict[str, str] = {}
+        if "image/svg+xml" in wanted:
+            try:
+                bundle["image/svg+xml"] = self.svg()
+            except (
+                graphviz.ExecutableNotFound,
+                OSError,
+                subprocess.SubprocessError,
+                RuntimeError,
+                ValueError,
+            ) as error:
+                why = getattr(error, "reason", None) or f"{type(error).__name__}: {error}"
+                note = (
+                    f"No Graphviz renderer could draw this graph here ({why}); `pip install graphviz-pure` "
+                    "or install Graphviz to see it. Its DOT source:"
+                )
+                bundle["text/html"] = f"<p>{html.escape(note)}</p><pre>{html.escape(self.source)}</pre>"
+                bundle["text/plain"] = f"{note}\n{self.source}"
+        if "text/plain" in wanted:
+            bundle.setdefault("text/plain", f"<gradbook graph drawing: {self.comment or 'autograd graph'}>")
+        return bundle
+
+
+# ---------------------------------------------------------------- values in torch's format
+
+
+def _torch_body(array: np.ndarray, dtype: str) -> str:
+    """What torch prints inside ``tensor(...)``, without the dtype suffix (shown on its own row)."""
+    text = format_tensor(array, dtype)[len(_PREFIX) : -1]
+    text = _SUFFIX.sub("", text)
+    pad = " " * len(_PREFIX)
+    return "\n".join(line.removeprefix(pad) for line in text.split("\n"))
+
+
+def value_text(array: np.ndarray) -> tuple[str, bool]:
+    """The value as a node shows it, and whether it is summarised: scalars and small tensors in
+    full, larger ones as mean, min and max; every number in torch's format.
+
+    >>> import numpy as np
+    >>> value_text(np.array([4.0, 9.0], dtype=np.float32))
+    ('[4., 9.]', False)
+    >>> value_text(np.arange(100, dtype=np.float32))
+    ('mean 49.5000  min 0.  max 99.', True)
+    """
+    dtype = array.dtype.name
+    if dtype not in _PRINTABLE:
+        return f"({dtype})", True
+    if array.size <= _FULL_MAX_ELEMENTS:
+        body = _torch_body(array, dtype)
+        if max(len(line) for line in body.split("\n")) <= _FULL_MAX_WIDTH:
+            return body, False
+    exact = array.dtype.kind == "f"
+    values = array if exact else array.astype(np.int64)
+    mean = np.asarray(values.mean(dtype=np.float64), dtype=dtype if exact else "float32")
+    stats = [("mean", mean, mean.dtype.name)]
+    for name, v in (("min", values.min()), ("max", values.max())):
+        stats.append((name, np.asarray(v), dtype if exact else "int64"))
+    return "  ".join(f"{name} {_torch_body(v, d)}" for name, v, d in stats), True
+
+
+def _shape_text(array: np.ndarray) -> str:
+    shape = f"({', '.join(map(str, array.shape))}{',' if array.ndim == 1 else ''})"
+    return shape if array.dtype.name == "float32" else f"{shape} {array.dtype.name}"  # torch's default dtype
+
+
+# ---------------------------------------------------------------- HTML-like labels
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def _lines(text: str, mono: bool) -> str:
+    """Left-aligned lines; values in a monospace font so torch's columns line up."""
+    body = '<BR ALIGN="LEFT"/>'.join(_esc(line) for line in text.split("\n")) + '<BR ALIGN="LEFT"/>'
+    return f'<FONT FACE="Courier">{body}</FONT>' if mono else body
+
+
+class _Label:
+    """An HTML-like table: title rows across both columns, then ``name | value`` rows."""
+
+    def __init__(self) -> None:
+        self.rows: list[str] = []
+
+    def title(self, text: str, bold: bool = False, small: bool = False) -> None:
+        inner = _esc(text)
+        if bold:
+            inner = f"<B>{inner}</B>"
+        if small:
+            inner = f'<FONT POINT-SIZE="8" COLOR="{_SUBTLE_TEXT}">{inner}</FONT>'
+        self.rows.append(f'<TR><TD COLSPAN="2">{inner}</TD></TR>')
+
+    def row(self, name: str, value: str, mono: bool = True, colour: str | None = None) -> None:
+        bg = f' BGCOLOR="{colour}"' if colour else ""
+        self.rows.append(
+            f'<TR><TD ALIGN="RIGHT" VALIGN="TOP"{bg}><FONT COLOR="{_SUBTLE_TEXT}">{_esc(name)}</FONT></TD>'
+            f'<TD ALIGN="LEFT" BALIGN="LEFT"{bg}>{_lines(value, mono)}</TD></TR>'
+        )
+
+    def html(self) -> str:
+        return f"<{_TABLE}{''.join(self.rows)}</TABLE>>"
+
+
+def _tensor_rows(label: _Label, t: Tensor, show: frozenset[str], grad: bool) -> None:
+    array = t._array
+    text, summarised = value_text(array)
+    if "data" in show:
+        label.row("data", text)
+    if grad and "grad" in show:
+        label.row("grad", "None" if t._grad is None else value_text(t._grad._array)[0])
+    if ("shape" in show and array.ndim > 0) or ("data" in show and summarised):
+        label.row("shape", _shape_text(array), mono=False)
+
+
+def _saved_value(node: Any, name: str) -> Tensor | None:
+    """A saved value while it is readable (not freed, not changed in place since)."""
+    try:
+        value = getattr(node, f"_saved_{name}")
+    except (RuntimeError, AttributeError):
+        return None
+    return value if isinstance(value, Tensor) else None
+
+
+def _input_names(node: Any) -> tuple[str, ...] | None:
+    """torch's argument names for the node's inputs (``self``, ``other``), when they line up."""
+    names = getattr(type(node), "inputs", None) if isinstance(node, Function) else None
+    if names is None or len(names) != len(node.next_functions):
+        return None
+    return tuple(names)
+
+
+# ---------------------------------------------------------------- collapsing large graphs
+
+
+def _collapse(model: GraphModel, max_nodes: int, names: Mapping[str, str]) -> tuple[set[str], dict[str, int]]:
+    """Keep the roots' neighbourhood and some leaves; the rest go into groups (the connected
+    pieces of what is hidden, at most 12 of them). Returns (kept keys, hidden key -> group)."""
+    near_budget = max(4, max_nodes // 10)
+    leaf_budget = max(2, max_nodes // 50)
+    kept: set[str] = set()
+    queue = list(dict.fromkeys(model.roots))
+    head = 0
+    while head < len(queue) and len(kept) < near_budget:
+        key = queue[head]
+        head += 1
+        if key in kept:
+            continue
+        kept.add(key)
+        queue.extend(src for src, _ in model[key].inputs if src is not None and src not in kept)
+    leaves = [n.key for n in model.nodes if n.kind == "leaf" and n.key not in kept]
+    leaves.sort(key=lambda k: k not in names)  # named leaves first, then creation order
+    kept.update(leaves[:leaf_budget])
+
+    parent: dict[str, str] = {n.key: n.key for n in model.nodes if n.key not in kept}
+
+    def find(k: str) -> str:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for src, dst, _ in model.edges:
+        if src in parent and dst in parent:
+            a, b = find(src), find(dst)
+            if a != b:
+                parent[max(a, b, key=_order)] = min(a, b, key=_order)
+    group_of_root: dict[str, int] = {}
+    groups: dict[str, int] = {}
+    for key in parent:  # creation order: groups numbered by their first node
+        root = find(key)
+        if root not in group_of_root:
+            group_of_root[root] = min(len(group_of_root), 11)  # beyond 12 pieces, one group for the rest
+        groups[key] = group_of_root[root]
+    return kept, groups
+
+
+def _order(key: str) -> int:
+    return int(key[1:])
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count:,} {one if count == 1 else many}"
+
+
+# ---------------------------------------------------------------- the drawing
+
+
+def _check_show(show: Iterable[str]) -> frozenset[str]:
+    chosen = frozenset(show)
+    unknown = sorted(chosen - _SHOWABLE)
+    if unknown:
+        raise ValueError(f"draw() got show={tuple(show)!r}: unknown {unknown}; choose among {DEFAULT_SHOW}")
+    return chosen
+
+
+def _node_label(node: GraphNode, name: str | None, output: Tensor | None, show: frozenset[str]) -> _Label:
+    label = _Label()
+    if name is not None and "names" in show:
+        label.title(name, bold=True)
+    if node.kind == "leaf":
+        label.title(node.label, small=True)
+        _tensor_rows(label, node.tensor, show, grad=True)
+    elif node.kind == "tensor":
+        label.title("Tensor (no grad_fn)", small=True)
+        _tensor_rows(label, node.tensor, show, grad=node.tensor.requires_grad)
+    else:
+        label.title(node.label, bold=name is None or "names" not in show)
+        if output is not None:
+            _tensor_rows(label, output, show, grad=node.retains_grad)
+        if node.saves and "saved" in show:
+            if node.freed:
+                label.row("freed", ", ".join(node.saves), mono=False, colour=ROLE_COLOURS["freed"][0])
+            else:
+                label.row("saved", ", ".join(node.saves), mono=False, colour=ROLE_COLOURS["saved"][0])
+    return label
+
+
+def _roles(node: GraphNode) -> list[str]:
+    roles = [node.kind]
+    if node.is_root:
+        roles.append("output")
+    if node.retains_grad:
+        roles.append("retain_grad")
+    if node.saves:
+        roles.append("freed" if node.freed else "saved")
+    return roles
+
+
+def _fill(roles: list[str]) -> str:
+    for role in ("output", "retain_grad", "leaf"):
+        if role in roles:
+            return ROLE_COLOURS[role][0]
+    return ROLE_COLOURS["op"][0]
+
+
+def _legend() -> str:
+    rows = ['<TR><TD COLSPAN="2"><B>legend</B></TD></TR>']
+    for role in ("leaf", "output", "retain_grad", "op", "constant", "saved", "freed"):
+        colour, text = ROLE_COLOURS[role]
+        rows.append(f'<TR><TD BGCOLOR="{colour}" WIDTH="18"> </TD><TD ALIGN="LEFT">{_esc(text)}</TD></TR>')
+    note = "dashed border: a constant, or a node whose saved tensors were freed"
+    rows.append(f'<TR><TD COLSPAN="2" ALIGN="LEFT">{note}</TD></TR>')
+    table = '<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3">'
+    return f'<<FONT POINT-SIZE="8">{table}{"".join(rows)}</TABLE></FONT>>'
+
+
+def draw_model(
+    model: GraphModel,
+    names: Mapping[str, str] | None = None,
+    outputs: Mapping[str, Tensor] | None = None,
+    show: Iterable[str] = DEFAULT_SHOW,
+    rankdir: str = "BT",
+    legend: bool = False,
+    max_nodes: int = 500,
+    edge_labels: Mapping[tuple[str, str, int], str] | None = None,
+) -> GraphDrawing:
+    """The drawing of a ``GraphModel``: ``draw()`` without the name discovery.
+
+    ``names`` maps node keys to the names shown; ``outputs`` maps op keys to their output tensor
+    when it is known (to show its value); ``edge_labels`` maps ``(input key, consumer key, slot)``
+    to a label replacing the argument name.
+
+    >>> import gradbook as torch
+    >>> x = torch.tensor(3.0, requires_grad=True)
+    >>> g = draw_model(GraphModel.from_roots(x * x), names={"n1": "x"})
+    >>> [line.split(" [")[0].strip() for line in g.body if "->" in line]
+    ['n1 -> n0', 'n1 -> n0']
+    """
+    names = dict(names or {})
+    outputs = dict(outputs or {})
+    edge_labels = dict(edge_labels or {})
+    chosen = _check_show(show)
+    if rankdir not in ("TB", "BT", "LR", "RL"):
+        raise ValueError(f"draw() got rankdir={rankdir!r}; use 'BT' (outputs on top), 'TB', 'LR' or 'RL'")
+    if max_nodes < 1:
+        raise ValueError(f"draw() got max_nodes={max_nodes}; it must be at least 1")
+
+    g = GraphDrawing(comment=f"autograd graph of {len(model.nodes)} nodes")
+    g.attr("graph", rankdir=rankdir, fontname="Helvetica", fontsize="10")
+    # a wider margin than Graphviz's 0.11 in leaves room for fonts wider than the Helvetica metrics
+    # the layout assumed (a browser without Helvetica or Arial draws DejaVu Sans, about 15% wider)
+    g.attr(
+        "node",
+        shape="box",
+        style="rounded,filled",
+        fillcolor="white",
+        fontname="Helvetica",
+        fontsize="10",
+        margin="0.16,0.055",
+    )
+    g.attr("edge", fontname="Helvetica", fontsize="8", fontcolor=_SUBTLE_TEXT)
+
+    if len(model.nodes) >= max_nodes:
+        kept, groups = _collapse(model, max_nodes, names)
+    else:
+        kept, groups = {n.key for n in model.nodes}, {}
+
+    for node in model.nodes:
+        if node.key not in kept:
+            continue
+        output = node.tensor if node.kind == "op" and node.tensor is not None else outputs.get(node.key)
+        if output is None and node.kind == "op" and "result" in node.saves:
+            output = _saved_value(node.node, "result")
+        roles = _roles(node)
+        style = "rounded,filled,dashed" if node.freed else "rounded,filled"
+        attrs = {"fillcolor": _fill(roles), "style": style, "class": " ".join([*roles, node.label])}
+        if node.freed:
+            attrs["fontcolor"] = _FREED_TEXT
+        if node.is_root:
+            attrs["penwidth"] = "2"
+        g.node(node.key, _node_label(node, names.get(node.key), output, chosen).html(), id=node.key, **attrs)
+        for slot, value in _constants(node):
+            _constant(g, node, slot, value, names.get(f"{node.key}c{slot}"), chosen)
+
+    if groups:
+        _draw_groups(g, model, groups)
+
+    hidden_edges: Counter[tuple[str, str]] = Counter()
+    for node in model.nodes:
+        arg_names = _input_names(node.node)
+        for src, slot in node.inputs:
+            if src is None:
+                continue
+            if src in kept and node.key in kept:
+                text = edge_labels.get((src, node.key, slot))
+                if text is None and arg_names is not None and len(arg_names) > 1:
+                    text = arg_names[slot]
+                g.edge(src, node.key, label=_esc(text) if text else None)
+            else:
+                a = src if src in kept else f"hidden{groups[src]}"
+                b = node.key if node.key in kept else f"hidden{groups[node.key]}"
+                if a != b:
+                    hidden_edges[(a, b)] += 1
+    for (a, b), count in hidden_edges.items():
+        g.edge(a, b, label=f"×{count}" if count > 1 else None, style="bold", color="#969696")
+
+    if groups:
+        shown_leaves = sum(1 for n in model.nodes if n.kind == "leaf" and n.key in kept)
+        boxes = len(set(groups.values()))
+        g.attr(
+            "graph",
+            labelloc="t",
+            label=(
+                f"Large graph: {len(model.nodes):,} nodes, at least max_nodes={max_nodes}. "
+                f"{len(groups):,} of them are hidden in {_plural(boxes, 'grey box', 'grey boxes')}; "
+                f"shown: {len(kept) - shown_leaves:,} nodes nearest the outputs and "
+                f"{_plural(shown_leaves, 'leaf', 'leaves')}. Pass max_nodes={len(model.nodes) + 1} to draw them all."
+            ),
+        )
+    if legend:
+        g.node("legend", _legend(), shape="plain", style="", id="legend")
+    return g
+
+
+def _constants(node: GraphNode) -> list[tuple[int, Tensor | None]]:
+    """The node's constant inputs: (slot, value), the value when the node saved it (``2 * x``
+    saves the 2 as ``_saved_other``) and it is still readable, else None."""
+    found = []
+    arg_names = None
+    for src, slot in node.inputs:
+        if src is None:
+            arg_names = arg_names or _input_names(node.node) or ()
+            saved = slot < len(arg_names) and arg_names[slot] in node.saves
+            found.append((slot, _saved_value(node.node, arg_names[slot]) if saved else None))
+    return found
+
+
+def _constant(
+    g: GraphDrawing, node: GraphNode, slot: int, value: Tensor | None, name: str | None, show: frozenset[str]
+) -> None:
+    """A constant input, with its value when it is known."""
+    key = f"{node.key}c{slot}"
+    label = _Label()
+    if name is not None and "names" in show:
+        label.title(name, bold=True)
+    label.title("constant", small=value is not None or (name is not None and "names" in show))
+    if value is not None and "data" in show:
+        label.row("data", value_text(value._array)[0])
+        if "shape" in show and value._array.ndim > 0:
+            label.row("shape", _shape_text(value._array), mono=False)
+    colour = ROLE_COLOURS["constant"][0]
+    g.node(key, label.html(), id=key, fillcolor=colour, style="rounded,filled,dashed", **{"class": "constant"})
+    arg_names = _input_names(node.node)
+    text = arg_names[slot] if arg_names is not None and len(arg_names) > 1 else None
+    g.edge(key, node.key, label=text, style="dashed")
+
+
+def _draw_groups(g: GraphDrawing, model: GraphModel, groups: Mapping[str, int]) -> None:
+    members: dict[int, Counter[str]] = {}
+    for node in model.nodes:
+        if node.key in groups:
+            members.setdefault(groups[node.key], Counter())[node.label] += 1
+    for group, classes in sorted(members.items()):
+        label = _Label()
+        label.title(_plural(sum(classes.values()), "hidden node", "hidden nodes"), bold=True)
+        ranked = sorted(classes.items(), key=lambda item: (-item[1], item[0]))
+        for cls, count in ranked[:6]:
+            label.title(f"{count:,} × {cls}")
+        if len(ranked) > 6:
+            label.title(f"and {len(ranked) - 6} more kinds", small=True)
+        key = f"hidden{group}"
+        colour = ROLE_COLOURS["hidden"][0]
+        g.node(key, label.html(), id=key, shape="box3d", style="filled,dashed", fillcolor=colour, **{"class": "hidden"})
+
+
+def _names_for(model: GraphModel, sources: list[Mapping[str, Tensor]]) -> tuple[dict[str, str], dict[str, Tensor]]:
+    """Node key -> name, and op key -> its output tensor, from ``{name: tensor}`` sources in
+    order of precedence. A leaf is matched by identity; an op also by its output's grad_fn."""
+    by_id: dict[int, str] = {}
+    by_fn: dict[int, tuple[str, Tensor]] = {}
+    for source in sources:
+        for_id: dict[int, str] = {}
+        for_fn: dict[int, tuple[str, Tensor]] = {}
+        for name, t in source.items():
+            for_id.setdefault(id(t), name)
+            if t.grad_fn is not None:
+                for_fn.setdefault(id(t.grad_fn), (name, t))
+        for k, v in for_id.items():
+            by_id.setdefault(k, v)
+        for k, v in for_fn.items():
+            by_fn.setdefault(k, v)
+    names: dict[str, str] = {}
+    outputs: dict[str, Tensor] = {}
+    for node in model.nodes:
+        if node.tensor is not None and id(node.tensor) in by_id:
+            names[node.key] = by_id[id(node.tensor)]
+        elif node.kind == "op" and id(node.node) in by_fn:
+            names[node.key], outputs[node.key] = by_fn[id(node.node)]
+        for slot, value in _constants(node):
+            if value is not None and id(value) in by_id:
+                names[f"{node.key}c{slot}"] = by_id[id(value)]
+    return names, outputs
+
+
+def _name_source(names: Mapping[str, Any]) -> dict[str, Tensor]:
+    from ..nn import Module
+
+    found: dict[str, Tensor] = {}
+    for name, value in names.items():
+        if isinstance(value, Tensor):
+            found[name] = value
+        elif isinstance(value, Module):
+            found.update(value.named_parameters(name + "."))
+        else:
+            raise TypeError(
+                f"draw() got names={{{name!r}: {type(value).__name__}}}; names maps each name to a tensor "
+                "(or to an nn.Module, whose parameters are named after it)"
+            )
+    return found
+
+
+def draw(
+    *roots: Tensor,
+    names: Mapping[str, Any] | None = None,
+    show: Iterable[str] = DEFAULT_SHOW,
+    rankdir: str = "BT",
+    legend: bool = False,
+    max_nodes: int = 500,
+    stacklevel: int = 1,
+    renderer: str | None = None,
+) -> GraphDrawing:
+    """Draw the autograd graph behind ``roots``, as torch builds it, with values and names.
+
+    Leaves and outputs are named after the variables holding them where ``draw`` was called (a
+    notebook's globals, a function's locals); ``names={"w": w}`` adds or overrides names, and
+    ``stacklevel=2`` looks one caller further up (as in ``warnings.warn``; 0 looks nowhere).
+    ``show`` picks the rows: ``"names"``, ``"data"``, ``"grad"``, ``"shape"``, ``"saved"``.
+    Graphs of ``max_nodes`` nodes or more are collapsed into a summary. ``renderer`` chooses the
+    Graphviz used to display it (default: system dot if on PATH, else graphviz-pure).
+
+    >>> import gradbook as torch
+    >>> x = torch.tensor(3.0, requires_grad=True)
+    >>> y = x * x
+    >>> g = draw(y)  # in a notebook, the cell shows the graph
+    >>> [line.strip() for line in g.body if "->" in line]  # x's AccumulateGrad into MulBackward0, twice
+    ['n1 -> n0 [label=self]', 'n1 -> n0 [label=other]']
+    >>> "<B>x</B>" in g.source and "<B>y</B>" in g.source
+    True
+    """
+    if not roots:
+        raise TypeError("draw() needs at least one tensor to draw, e.g. draw(loss)")
+    for root in roots:
+        if not isinstance(root, Tensor):
+            raise TypeError(f"draw() takes tensors, got {type(root).__name__}")
+    sources = [_name_source(names or {})]
+    if stacklevel > 0:
+        sources.append(caller_tensors(stacklevel + 1))
+    model = GraphModel.from_roots(*roots)
+    node_names, outputs = _names_for(model, sources)
+    g = draw_model(
+        model, names=node_names, outputs=outputs, show=show, rankdir=rankdir, legend=legend, max_nodes=max_nodes
+    )
+    g.renderer = renderer
+    return g
