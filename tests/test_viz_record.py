@@ -111,3 +111,25 @@ def test_snapshot_names_leaves_and_holds_plain_data():
         assert isinstance(step.upstream, np.ndarray)
         for e in step.edges:
             assert e.contribution is None or isinstance(e.contribution, np.ndarray)
+
+
+def test_history_of_the_seed_calls_and_a_refused_one():
+    from gradbook.viz import history
+
+    x = torch.tensor(2, dtype=torch.float, requires_grad=True)
+    recs = [record_backward(x * x) for _ in range(3)]
+    recs.append(record_backward(2 * x))
+    y = x * x
+    recs.append(record_backward(y))
+    with pytest.raises(RuntimeError) as e:
+        record_backward(y)
+    recs.append(e.value.recording)
+    rows = history(recs)
+    assert [(r["call"], r["after"], r["added"]) for r in rows if r["leaf"]] == [
+        (1, 4.0, 4.0),
+        (2, 8.0, 4.0),
+        (3, 12.0, 4.0),
+        (4, 14.0, 2.0),
+        (5, 18.0, 4.0),
+    ]
+    assert rows[-1]["call"] == 6 and rows[-1]["error"].startswith(FREED)

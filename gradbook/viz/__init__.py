@@ -8,7 +8,7 @@ from __future__ import annotations
 from .animate import Animation, animate
 from .draw import GraphDrawing, draw
 from .model import GraphModel, GraphNode, caller_names
-from .record import BackwardRecording, EdgeFlow, FanIn, RecordedError, Step, local_rule, record_backward
+from .record import BackwardRecording, EdgeFlow, FanIn, RecordedError, Step, history, local_rule, record_backward
 from .render import render
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "animate",
     "caller_names",
     "draw",
+    "history",
     "local_rule",
     "record_backward",
     "render",

@@ -259,3 +259,28 @@ def record_backward(
         graph._observer = previous
     recording.steps = recorder.steps
     return recording
+
+
+def history(recordings: Sequence[BackwardRecording]) -> list[dict[str, Any]]:
+    """Repeated ``backward()`` calls on the same leaves, as rows: one per call and leaf, with
+    ``call`` (1, 2, ...), ``leaf`` (its name, or key), ``before`` and ``after`` (``.grad``),
+    ``added`` (after - before) and ``error`` (None, or the refused call's message).
+
+    >>> import gradbook as torch
+    >>> from gradbook.viz import history, record_backward
+    >>> x = torch.tensor(2.0, requires_grad=True)
+    >>> [row["after"] for row in history([record_backward(x * x) for _ in range(3)])]
+    [4.0, 8.0, 12.0]
+    """
+    rows = []
+    for call, rec in enumerate(recordings, start=1):
+        if rec.error is not None:
+            rows.append(
+                {"call": call, "leaf": None, "before": None, "after": None, "added": None, "error": rec.error.message}
+            )
+        for leaf, (before, after) in rec.leaf_grads().items():
+            b = None if before is None else before.tolist()
+            a = None if after is None else after.tolist()
+            added = None if after is None else (after - (0 if before is None else before)).tolist()
+            rows.append({"call": call, "leaf": leaf, "before": b, "after": a, "added": added, "error": None})
+    return rows
