@@ -606,16 +606,16 @@ class Tensor:
         return _ops.inplace(self, lambda t, _: _ops.clamp(t, min, max), None)
 
     def __iadd__(self, other: Any) -> Tensor:
-        return self.add_(other)
+        return _ops.inplace(self, _ops.add, other, np.add)
 
     def __isub__(self, other: Any) -> Tensor:
-        return self.sub_(other)
+        return _ops.inplace(self, _ops.sub, other, np.subtract)
 
     def __imul__(self, other: Any) -> Tensor:
-        return self.mul_(other)
+        return _ops.inplace(self, _ops.mul, other, np.multiply)
 
     def __itruediv__(self, other: Any) -> Tensor:
-        return self.div_(other)
+        return _ops.inplace(self, _ops.div, other, np.true_divide)
 
 
 NON_LEAF_GRAD_WARNING = (

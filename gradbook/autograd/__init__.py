@@ -85,6 +85,11 @@ def backward(
     >>> x.grad
     tensor([4., 6., 8.])
     """
+    keep = create_graph if retain_graph is None else retain_graph
+    if grad_tensors is None and inputs is None and getattr(tensors, "grad_fn", None) and tensors._array.size == 1:
+        # the common case, loss.backward(): the only seed is the implicit 1
+        run_backward([tensors], [graph.Tensor._make(np.ones_like(tensors._array))], keep, create_graph)
+        return
     outputs = _as_list(tensors)
     grads = _as_list(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
     seeds = _make_grads(outputs, grads, "backward")
@@ -99,7 +104,6 @@ def backward(
         for t in only:
             if t.grad_fn is not None:
                 t.retain_grad()
-    keep = create_graph if retain_graph is None else retain_graph
     run_backward(outputs, seeds, keep, create_graph, inputs=only)
 
 

@@ -181,7 +181,8 @@ class Function(Node):
     def _record(cls, tensors: tuple[Tensor, ...], params: dict, out: np.ndarray) -> Function:
         node = cls.__new__(cls)
         d = node.__dict__
-        d.update(params)
+        if params:
+            d.update(params)
         d["_seq"] = seq = next(_creation_order)
         d["_priority"] = -seq
         edges = []
