@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 import numpy as np
 
-from .._printing import format_tensor
-from .draw import ROLE_COLOURS
+from .draw import ROLE_COLOURS, value_text
 from .record import BackwardRecording
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -40,27 +38,21 @@ COLOURS = {
 
 
 def short_value(value: np.ndarray | None) -> str:
-    """A value in torch's number format, short enough for a node: ``4.``, ``[4., 6.]``,
-    or ``[2, 3] mean 0.1234`` for anything bigger than six numbers.
+    """A value on one line, in torch's number format: ``4.``, ``[4., 6.]``, or the shape and mean
+    for a tensor too big to show in full (``value_text`` of the drawing, made short for edges).
 
     >>> short_value(np.array(4.0, dtype=np.float32)), short_value(np.array([4, 6], dtype=np.float32))
     ('4.', '[4., 6.]')
+    >>> short_value(np.arange(100, dtype=np.float32))
+    '[100] mean 49.5000'
     """
     if value is None:
         return "None"
     a = np.asarray(value)
-    if a.size <= 6 and a.ndim <= 1:
-        text = format_tensor(a, a.dtype.name if a.dtype.name in ("float32", "int64", "bool") else "float32")
-        return text[len("tensor(") : -1]
-    mean = format_tensor(np.asarray(a.mean(), dtype=np.float32), "float32")[len("tensor(") : -1]
-    return f"{list(a.shape)} mean {mean}"
-
-
-@dataclass
-class _Slot:
-    """A place in the laid-out SVG that changes from frame to frame."""
-
-    name: str  # e.g. "n3.fill", "n3.text", "e2.stroke", "e2.text"
+    text, summarised = value_text(a)
+    if summarised:
+        return f"{list(a.shape)} {text.split('  ')[0]}"
+    return " ".join(line.strip() for line in text.split("\n"))
 
 
 class Animation:
