@@ -1,0 +1,58 @@
+"""Checks with feedback for the lessons: run one after your answer, fix, run again.
+
+Each ``check_<name>(answer)`` prints one line when the answer is right, and otherwise raises
+``AssertionError`` with what was expected (in words), what you gave, and a hint. An answer left
+at its placeholder (``...``, ``None``, ``raise NotImplementedError()``) is reported as not
+attempted. The same checks are ``Exercise`` objects, with ``.check()``, ``.hint()`` and
+``.solution_available``; ``exercises(lesson)`` lists them. No answers ship with gradbook: each
+check recomputes what it expects from the problem, with gradbook.
+
+>>> from gradbook.exercises import check_grad_after_three_calls
+>>> check_grad_after_three_calls(12.0)
+✓ Right: three backward() calls added their gradients together.
+>>> exercises(3)[0].hint()
+'retain_graph changes what is freed, not how .grad accumulates.'
+"""
+
+from __future__ import annotations
+
+from . import lesson01, lesson02, lesson03, lesson04
+from ._checking import CheckFailedError, Exercise, NotAttemptedError
+from .lesson01 import check_grad_after_three_calls, check_grad_after_zeroing, check_training_step
+from .lesson02 import check_backward_rule, check_jacobian, check_vjp
+from .lesson03 import check_backward_twice, check_grad_after_retain
+from .lesson04 import check_graph_chain, check_leaves_with_grad, graph_chain
+
+_LESSONS = {1: lesson01, 2: lesson02, 3: lesson03, 4: lesson04}
+
+
+def exercises(lesson: int | None = None) -> tuple[Exercise, ...]:
+    """The exercises of one lesson (1-4), or of all lessons in order.
+
+    >>> [ex.name for ex in exercises(4)]
+    ['graph_chain', 'leaves_with_grad']
+    """
+    if lesson is None:
+        return tuple(ex for module in _LESSONS.values() for ex in module.exercises)
+    if lesson not in _LESSONS:
+        raise ValueError(f"there are exercises for lessons {sorted(_LESSONS)}, not for lesson {lesson}")
+    return _LESSONS[lesson].exercises
+
+
+__all__ = [
+    "CheckFailedError",
+    "Exercise",
+    "NotAttemptedError",
+    "check_backward_rule",
+    "check_backward_twice",
+    "check_grad_after_retain",
+    "check_grad_after_three_calls",
+    "check_grad_after_zeroing",
+    "check_graph_chain",
+    "check_jacobian",
+    "check_leaves_with_grad",
+    "check_training_step",
+    "check_vjp",
+    "exercises",
+    "graph_chain",
+]

@@ -1,0 +1,313 @@
+"""AccumulationLab: the seed lesson as an instrument. Build a graph, call backward() again and
+again, and watch ``x.grad`` accumulate: 4, 8, 12, then 14 on a new graph z = 2x."""
+
+from __future__ import annotations
+
+import ast
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as w
+import numpy as np
+from matplotlib.ticker import MaxNLocator
+
+import gradbook
+
+from .._tensor import Tensor
+from ..viz import record_backward
+from ..viz.animate import animate, short_value
+from ._common import (
+    GRAPH_HEIGHT,
+    STATUS_HEIGHT,
+    FramePlayer,
+    StaticFallback,
+    SvgFigure,
+    drawing_svg,
+    error_html,
+    guarded,
+    svg_box,
+)
+from .backward_player import MAX_ANIMATED_NODES
+
+SCALAR_HINT = (
+    "y is not a scalar: backward() needs gradient=, the v of the vector-Jacobian product vᵀJ. "
+    "The gradient editor is now open with ones_like(y); edit it and press backward() again."
+)
+RETAIN_HINT = "Build a new graph (new graph), or tick retain_graph before the first backward() to keep it."
+
+
+def _plain(value: Any) -> Any:
+    """A tensor's numbers as a float or nested list of floats; None stays None."""
+    if value is None:
+        return None
+    a = np.asarray(value.detach().numpy() if isinstance(value, Tensor) else value, dtype=np.float64)
+    return a.tolist()
+
+
+class AccumulationLab(StaticFallback, w.VBox):
+    """Repeated ``backward()`` calls, animated, with a history of what each call added to ``x.grad``.
+
+    ``f`` builds the output from the leaf, e.g. ``lambda x: x * x``; ``x`` is a number, a list
+    or a tensor (used as the leaf; numbers and lists become a float tensor that requires grad).
+    The buttons call :meth:`new_graph`, :meth:`backward` and :meth:`zero_grad`, so a lesson or a
+    test can drive the lab the same way. Errors (torch's texts) are shown in the lab and kept in
+    :attr:`error`; they are never raised.
+
+    >>> from gradbook.widgets import AccumulationLab
+    >>> lab = AccumulationLab(lambda x: x * x, x=2.0)  # builds the first graph, y = x * x
+    >>> lab.backward(); lab.new_graph(); lab.backward(); lab.new_graph(); lab.backward()
+    >>> [row["grad"] for row in lab.history]
+    [4.0, 8.0, 12.0]
+    >>> lab.f = lambda x: 2 * x; lab.new_graph(); lab.backward(); lab.x.grad
+    tensor(14.)
+    >>> lab
+    AccumulationLab(calls=4, graphs=4, x.grad=14.)
+    """
+
+    def __init__(
+        self,
+        f: Callable[[Tensor], Tensor],
+        x: float | list | Tensor = 2.0,
+        retain_graph: bool = False,
+        max_nodes: int = MAX_ANIMATED_NODES,
+    ) -> None:
+        self.f = f
+        if isinstance(x, Tensor):
+            self.x = x if x.requires_grad else x.detach().float().requires_grad_()
+        else:
+            self.x = gradbook.tensor(x, dtype=gradbook.float, requires_grad=True)
+        self.y: Tensor | None = None
+        self.graphs = 0  # graphs built so far; the current one is number `graphs`
+        self.history: list[dict[str, Any]] = []
+        self.recordings: list[Any] = []
+        self.error: str | None = None
+        self.max_nodes = max_nodes
+
+        self.status = w.HTML(error_html(None), layout=w.Layout(height=STATUS_HEIGHT, overflow="auto"))
+        self.retain_graph = w.Checkbox(value=retain_graph, description="retain_graph", indent=False)
+        self.use_gradient = w.Checkbox(value=False, description="gradient=", indent=False)
+        self.gradient_text = w.Textarea(value="", placeholder="[1.0, 1.0, 1.0]", layout=w.Layout(width="220px"))
+        self.gradient_editor = w.HBox([self.use_gradient, self.gradient_text], layout=w.Layout(display="none"))
+        buttons = {
+            "new graph": ("y = f(x): a new graph", self.new_graph),
+            "backward()": ("y.backward(...)", self.backward),
+            "x.grad = None": ("what optimizer.zero_grad() does", lambda: self.zero_grad(set_to_none=True)),
+            "x.grad.zero_()": ("zero it in place", lambda: self.zero_grad(set_to_none=False)),
+        }
+        self.buttons = {}
+        for label, (tip, action) in buttons.items():
+            button = w.Button(description=label, tooltip=tip, layout=w.Layout(width="auto"))
+            button.on_click(guarded(self, action))
+            self.buttons[label] = button
+        self.buttons["backward()"].button_style = "primary"
+
+        self.player = FramePlayer(["100%"], [GRAPH_HEIGHT])
+        self.table = w.HTML(layout=w.Layout(height="170px", overflow="auto", width="330px"))
+        self.plot = SvgFigure(3.5, 2.2)
+        ax = self.plot.ax
+        ax.set_xlabel("backward() call")
+        ax.set_ylabel("x.grad")
+        ax.grid(alpha=0.3)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        self._lines: list[Any] = []
+        self._bars: list[Any] = []
+        controls = w.HBox([*self.buttons.values(), self.retain_graph])
+        side = w.VBox([self.table, self.plot.widget], layout=w.Layout(width="350px"))
+        super().__init__(
+            [
+                controls,
+                self.gradient_editor,
+                w.HBox([w.Box([self.player], layout=w.Layout(flex="1")), side]),
+                self.status,
+            ]
+        )
+        self.add_class("gradbook-accumulation-lab")  # for styling, and for the browser test to find it
+        self._update_history()
+        self.new_graph()
+
+    # ---- what the buttons do ----
+
+    def new_graph(self) -> None:
+        """``y = f(x)``: build a new graph from the leaf and draw it."""
+        try:
+            y = self.f(self.x)
+        except Exception as error:
+            self._set_status(str(error), "f(x) raised; fix f and press new graph.", type(error).__name__)
+            return
+        if not isinstance(y, Tensor):
+            self._set_status(f"f(x) returned {type(y).__name__}, not a tensor", "f must build its output from x.")
+            return
+        self.y = y
+        self.graphs += 1
+        scalar = y.numel() == 1
+        self.gradient_editor.layout.display = "none" if scalar else "flex"
+        if not scalar and np.shape(self._editor_values()) != tuple(y.shape):
+            self.gradient_text.value = repr(np.ones(y.shape).tolist())  # ones_like(y)
+        self._set_status(None)
+        self.player.show([svg_box(self._drawing())])
+
+    def backward(self) -> None:
+        """``y.backward(gradient, retain_graph)`` on the current graph, animated, and one more row
+        of history. A refused call shows torch's error, the node that refused, and leaves ``x.grad``
+        as it was."""
+        if self.y is None:
+            self.new_graph()
+            if self.y is None:
+                return
+        try:
+            gradient = self.gradient if self.gradient_editor.layout.display != "none" else None
+        except (ValueError, SyntaxError, TypeError) as exc:
+            hint = "Write the gradient as numbers in brackets, shaped like y, e.g. [1.0, 1.0, 1.0]."
+            self._set_status(f"gradient= could not be read: {exc}", hint, kind=type(exc).__name__)
+            return
+        before = _plain(self.x.grad)
+        kind = None
+        try:
+            recording = record_backward(
+                self.y, gradient, retain_graph=self.retain_graph.value or None, names={"x": self.x, "y": self.y}
+            )
+            error = None
+        except Exception as exc:  # torch's errors (and any other) are shown in the lab, never raised
+            recording = getattr(exc, "recording", None)
+            error, kind = str(exc), type(exc).__name__
+        after = _plain(self.x.grad)
+        added = None
+        if error is None and after is not None:
+            added = (np.asarray(after) - np.asarray(0.0 if before is None else before)).tolist()
+        self.recordings.append(recording)
+        self.history.append(
+            {"call": len(self.history) + 1, "graph": self.graphs, "grad": after, "contribution": added, "error": error}
+        )
+        if error is None:
+            self._set_status(None)
+        elif "only for scalar outputs" in error:
+            self.use_gradient.value = True
+            self.gradient_editor.layout.display = "flex"
+            self._set_status(error, SCALAR_HINT, kind)
+        elif "a second time" in error:
+            self._set_status(error, self._freed_note(recording) + RETAIN_HINT, kind)
+        else:
+            self._set_status(error, None, kind)
+        self._show_recording(recording)
+        self._update_history()
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """``x.grad = None`` (what ``optimizer.zero_grad()`` does), or ``x.grad.zero_()``."""
+        if set_to_none or self.x.grad is None:
+            self.x.grad = None
+        else:
+            self.x.grad.zero_()
+        self._set_status(None)
+        self.status.value = error_html(None).replace("ready", f"x.grad is now {html.escape(str(self.x.grad))}")
+
+    # ---- the gradient editor ----
+
+    @property
+    def gradient(self) -> Tensor | None:
+        """The ``gradient=`` passed to backward(): the editor's numbers when ticked, else None."""
+        if not self.use_gradient.value:
+            return None
+        values = ast.literal_eval(self.gradient_text.value.strip() or "None")
+        return None if values is None else gradbook.tensor(values, dtype=self.y.dtype if self.y is not None else None)
+
+    @gradient.setter
+    def gradient(self, value: Any) -> None:
+        if value is None:
+            self.use_gradient.value = False
+            return
+        self.gradient_text.value = repr(_plain(value))
+        self.use_gradient.value = True
+
+    # ---- drawing ----
+
+    def _drawing(self) -> str:
+        drawing = gradbook.draw(self.y, names={"x": self.x, "y": self.y}, stacklevel=0, max_nodes=self.max_nodes)
+        return drawing_svg(drawing)
+
+    def _show_recording(self, recording: Any) -> None:
+        if recording is None:
+            return
+        if len(recording.nodes) >= self.max_nodes:  # large: the collapsed drawing, not an animation
+            self.player.show([svg_box(self._drawing())])
+            return
+        frames = [svg_box(svg) for svg in animate(recording).frames_svg()]
+        self.player.show(frames, autoplay=True)  # the browser plays it; the kernel is not involved
+
+    @staticmethod
+    def _freed_note(recording: Any) -> str:
+        refused = recording.error if recording is not None else None
+        if refused is None or refused.key is None:
+            return ""
+        node = recording.node(refused.key)
+        saved = ", ".join(node["saves"]) or "its saved tensors"
+        return f"{refused.name} (drawn freed, then refused) lost {saved} to the first backward(). "
+
+    def _editor_values(self) -> Any:
+        try:
+            return ast.literal_eval(self.gradient_text.value.strip())
+        except (ValueError, SyntaxError):
+            return None
+
+    def _set_status(self, text: str | None, hint: str | None = None, kind: str | None = None) -> None:
+        self.error = text
+        self.status.value = error_html(text, hint, kind)
+
+    def _update_history(self) -> None:
+        head = "".join(f"<th style='padding:1px 6px'>{h}</th>" for h in ("call", "graph", "added", "x.grad after"))
+        rows = []
+        for row in self.history:
+            if row["error"]:
+                grad = "None" if row["grad"] is None else short_value(np.asarray(row["grad"]))
+                cells = (row["call"], row["graph"], "error", f"{grad} (unchanged)")
+                style = "color:#b71c1c"
+            else:
+                added = "—" if row["contribution"] is None else short_value(np.asarray(row["contribution"]))
+                grad = "None" if row["grad"] is None else short_value(np.asarray(row["grad"]))
+                cells, style = (row["call"], row["graph"], f"+{added}", grad), ""
+            rows.append(
+                f"<tr style='{style}'>" + "".join(f"<td style='padding:1px 6px'>{c}</td>" for c in cells) + "</tr>"
+            )
+        self.table.value = (
+            '<table class="gradbook-history" style="font-size:12px;border-collapse:collapse">'
+            f"<tr>{head}</tr>{''.join(rows)}</table>"
+        )
+        self._update_plot()
+
+    def _update_plot(self) -> None:
+        ax = self.plot.ax
+        calls = [r["call"] for r in self.history]
+        grads = [np.ravel(np.asarray(r["grad"], dtype=float)) if r["grad"] is not None else None for r in self.history]
+        width = max((len(g) for g in grads if g is not None), default=1)
+        series = [[g[i] if g is not None and i < len(g) else np.nan for g in grads] for i in range(min(width, 6))]
+        while len(self._lines) < len(series):
+            (line,) = ax.plot([], [], marker="o", label=f"x.grad[{len(self._lines)}]" if width > 1 else "x.grad")
+            self._lines.append(line)
+        for line, ys in zip(self._lines, series):
+            line.set_data(calls, ys)
+        for bar in self._bars:
+            bar.remove()
+        self._bars = []
+        if width == 1:  # each call's increment as a bar under the running total
+            added = [
+                (r["call"], float(np.ravel(r["contribution"])[0]))
+                for r in self.history
+                if r["contribution"] is not None
+            ]
+            if added:
+                self._bars = list(ax.bar(*zip(*added), width=0.35, color="#90caf9", label=None))
+        ax.set_xlim(0.5, max(len(calls), 3) + 0.5)
+        ax.relim()
+        ax.autoscale_view(scalex=False)
+        self.plot.redraw()
+
+    def static_html(self) -> str:
+        return (
+            f'<div style="display:flex;gap:12px"><div style="flex:1">{self.player.frames[0][-1]}</div>'
+            f"<div>{self.table.value}{self.plot.widget.value}</div></div>{self.status.value}"
+        )
+
+    def __repr__(self) -> str:
+        grad = "None" if self.x.grad is None else short_value(np.asarray(_plain(self.x.grad)))
+        error = ", error" if self.error else ""
+        return f"AccumulationLab(calls={len(self.history)}, graphs={self.graphs}, x.grad={grad}{error})"

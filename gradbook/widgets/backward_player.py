@@ -1,0 +1,210 @@
+"""BackwardPlayer: one backward pass, step by step, with the chain-rule ledger beside the graph."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as w
+
+from .. import draw
+from .._tensor import Tensor
+from ..viz import BackwardRecording, animate, record_backward
+from ..viz.animate import COLOURS, short_value
+from ..viz.model import caller_tensors
+from ._common import GRAPH_HEIGHT, SIDE_WIDTH, FramePlayer, StaticFallback, drawing_svg, error_html, svg_box
+
+# graphs this big are drawn once, collapsed (gradbook.draw's summary view), instead of animated
+MAX_ANIMATED_NODES = 150
+
+_TD = 'style="padding:1px 6px;border-bottom:1px solid #eee;vertical-align:top"'
+
+
+def _node_title(recording: BackwardRecording, key: str | None) -> str:
+    if key is None:
+        return "constant"
+    node = recording.node(key)
+    if node["kind"] == "leaf":
+        return f"{node['name'] or key} (AccumulateGrad)"
+    return f"{node['label']}" + (f" → {node['name']}" if node["name"] else "")
+
+
+def ledger_frames(recording: BackwardRecording) -> list[str]:
+    """For each frame of ``animate(recording)``: the chain rule at the node that ran (upstream
+    gradient, local rule and contribution per input, running sums at fan-in) as HTML."""
+    frames = []
+    seed = short_value(recording.steps[0].upstream) if recording.steps else "?"
+    frames.append(
+        _box(
+            "before backward()",
+            f"<p>The output receives the gradient <code>{html.escape(seed)}</code> "
+            "(<code>gradient=</code>, or 1 for a scalar). Each step runs one node: "
+            "<b>local × upstream = contribution</b> for each of its inputs.</p>",
+        )
+    )
+    for step in recording.steps:
+        rows = []
+        if step.kind == "leaf":
+            before = "None" if step.grad_before is None else short_value(step.grad_before)
+            rows.append(
+                f"<tr><td {_TD}>.grad</td><td {_TD}><code>{html.escape(before)}</code> + "
+                f"<code>{html.escape(short_value(step.upstream))}</code> = "
+                f"<code>{html.escape(short_value(step.grad_after))}</code></td></tr>"
+            )
+        for flow in step.edges:
+            value = "—" if flow.contribution is None else short_value(flow.contribution)
+            rows.append(
+                f"<tr><td {_TD}>→ {html.escape(_node_title(recording, flow.target))}</td>"
+                f"<td {_TD}><code>{html.escape(flow.rule)}</code><br>contribution "
+                f"<code>{html.escape(value)}</code></td></tr>"
+            )
+        for s in step.sums:
+            rows.append(
+                f"<tr><td {_TD}>Σ at {html.escape(_node_title(recording, s.target))}</td><td {_TD}>"
+                f"<code>{html.escape(short_value(s.before))}</code> + <code>{html.escape(short_value(s.added))}</code>"
+                f" = <code>{html.escape(short_value(s.total))}</code></td></tr>"
+            )
+        if step.freed:
+            rows.append(f"<tr><td {_TD}>freed</td><td {_TD}>saved {html.escape(', '.join(step.freed))}</td></tr>")
+        body = (
+            f"<p>upstream gradient <code>{html.escape(short_value(step.upstream))}</code></p>"
+            f'<table style="border-collapse:collapse;font-size:12px">{"".join(rows)}</table>'
+        )
+        frames.append(_box(f"step {step.index + 1}: {_node_title(recording, step.key)}", body))
+    if recording.error is not None and recording.error.key is not None:
+        frames.append(
+            _box(f"refused at {recording.error.name}", error_html(recording.error.message, kind=recording.error.type)),
+        )
+    return frames
+
+
+def leaf_grad_frames(recording: BackwardRecording) -> list[str]:
+    """For each frame: every leaf's ``.grad`` as of that step."""
+    leaves = [n for n in recording.nodes if n["kind"] == "leaf"]
+    grads = {n["key"]: n["grad"] for n in leaves}
+    states = [dict(grads)]
+    for step in recording.steps:
+        if step.kind == "leaf":
+            grads[step.key] = step.grad_after
+        states.append(dict(grads))
+    if recording.error is not None and recording.error.key is not None:
+        states.append(dict(grads))
+    frames = []
+    for state in states:
+        rows = "".join(
+            f"<tr><td {_TD}><b>{html.escape(n['name'] or n['key'])}</b>.grad</td>"
+            f"<td {_TD}><code>{html.escape(short_value(state[n['key']]))}</code></td></tr>"
+            for n in leaves
+        )
+        frames.append(f'<table class="gradbook-leaf-grads" style="font-size:12px">{rows}</table>')
+    return frames
+
+
+def _box(title: str, body: str) -> str:
+    return f'<div class="gradbook-ledger" style="font-size:12px"><b>{html.escape(title)}</b>{body}</div>'
+
+
+class BackwardPlayer(StaticFallback, w.VBox):
+    """One backward pass, step by step: the graph with the running node highlighted, the
+    chain-rule ledger, and each leaf's ``.grad``. Frames are precomputed, so ``Play`` runs in the
+    browser without the kernel (and in exported HTML).
+
+    ``BackwardPlayer(y)`` runs ``y.backward(gradient, retain_graph)`` once and records it;
+    ``BackwardPlayer(recording)`` plays a ``gradbook.viz.record_backward`` result. A refused
+    backward is played up to the node that refused, and its error is shown in the widget.
+
+    >>> import gradbook as torch
+    >>> from gradbook.widgets import BackwardPlayer
+    >>> x = torch.tensor(2.0, requires_grad=True)
+    >>> player = BackwardPlayer(x * x)
+    >>> player
+    BackwardPlayer(3 frames, frame 0)
+    >>> player.step(1); player.current_step.name
+    'MulBackward0'
+    """
+
+    def __init__(
+        self,
+        y_or_recording: Tensor | BackwardRecording,
+        gradient: Tensor | None = None,
+        retain_graph: bool | None = None,
+        max_nodes: int = MAX_ANIMATED_NODES,
+    ) -> None:
+        self.error: str | None = None
+        self.status = w.HTML(error_html(None))
+        collapsed: str | None = None
+        if isinstance(y_or_recording, BackwardRecording):
+            recording = y_or_recording
+        else:
+            names = caller_tensors(2)
+            try:
+                recording = record_backward(y_or_recording, gradient, retain_graph, names=names)
+            except Exception as error:
+                recording = getattr(error, "recording", None)
+                if recording is None:
+                    raise
+            if len(recording.nodes) >= max_nodes:
+                collapsed = drawing_svg(draw(y_or_recording, names=names, stacklevel=0, max_nodes=max_nodes))
+        self.recording = recording
+        if recording.error is not None:
+            self.error = recording.error.message
+            self.status.value = error_html(self.error, kind=recording.error.type)
+        if collapsed is None and len(recording.nodes) >= max_nodes:
+            collapsed = f"<p>{len(recording.nodes)} nodes: too many to animate here (see gradbook.draw)</p>"
+        ledger = ledger_frames(recording)
+        if collapsed is not None:  # one drawing of the large graph (collapsed), and the steps beside it
+            graph = [svg_box(collapsed)] * len(ledger)
+        else:
+            graph = [svg_box(svg) for svg in animate(recording).frames_svg()]
+        self.player = FramePlayer(["60%", SIDE_WIDTH, "180px"], [GRAPH_HEIGHT] * 3)
+        self.player.show(graph, ledger, leaf_grad_frames(recording))
+        super().__init__([self.player, self.status])
+        self.add_class("gradbook-backward-player")  # for styling, and for the browser test to find it
+
+    # ---- driving it from Python (the step buttons call these) ----
+
+    def step(self, delta: int = 1) -> None:
+        """Move ``delta`` frames forward (or back, when negative)."""
+        self.player.step(delta)
+
+    def go(self, index: int) -> None:
+        """Show frame ``index``: 0 is before backward, k is after step k."""
+        self.player.go(index)
+
+    @property
+    def frame(self) -> int:
+        return self.player.index
+
+    @property
+    def current_svg(self) -> str:
+        """The current frame's graph (HTML around an SVG)."""
+        return self.player.current(0)
+
+    @property
+    def current_ledger(self) -> str:
+        return self.player.current(1)
+
+    @property
+    def current_step(self) -> Any:
+        """The recorded ``Step`` shown in the current frame (None for frame 0 or the error frame)."""
+        i = self.frame - 1
+        return self.recording.steps[i] if 0 <= i < len(self.recording.steps) else None
+
+    @property
+    def highlighted(self) -> str | None:
+        """The key of the node drawn as running in the current frame."""
+        step = self.current_step
+        return step.key if step is not None else None
+
+    def static_html(self) -> str:
+        return (
+            f'<div style="display:flex;gap:12px">{self.current_svg}<div>{self.current_ledger}'
+            f"{self.player.current(2)}</div></div>{self.status.value}"
+        )
+
+    def __repr__(self) -> str:
+        error = ", refused" if self.error else ""
+        return f"BackwardPlayer({len(self.player)} frames, frame {self.frame}{error})"
+
+
+RUNNING_FILL = COLOURS["running"]

@@ -1,0 +1,79 @@
+"""GraphView: the autograd graph with toggles for what each node shows, redrawn on demand."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+
+from .. import draw
+from .._tensor import Tensor
+from ..viz.model import caller_tensors
+from ._common import GRAPH_HEIGHT, STATUS_HEIGHT, StaticFallback, drawing_svg, error_html, guarded, svg_box
+
+TOGGLES = ("data", "grad", "shape", "names")
+
+
+class GraphView(StaticFallback, w.VBox):
+    """``gradbook.draw(y)`` in a widget, with checkboxes for data, grad, shape, names and the legend.
+
+    Call :meth:`refresh` after further computation (another backward(), an in-place change) to
+    redraw it. Names are those of the caller's variables when the view was made (and ``names=``).
+    Large graphs are drawn collapsed, as ``draw`` does.
+
+    >>> import gradbook as torch
+    >>> from gradbook.widgets import GraphView
+    >>> x = torch.tensor(3.0, requires_grad=True)
+    >>> view = GraphView(x * x)
+    >>> view.show["grad"].value = False; "grad" in view.shown
+    False
+    >>> view
+    GraphView(2 nodes, show=data,shape,names)
+    """
+
+    def __init__(self, y: Tensor, names: dict[str, Tensor] | None = None, max_nodes: int = 500) -> None:
+        self.y = y
+        self.names = {**caller_tensors(2), **(names or {})}
+        self.max_nodes = max_nodes
+        self.error: str | None = None
+        self.status = w.HTML(error_html(None), layout=w.Layout(height=STATUS_HEIGHT, overflow="auto"))
+        self.show = {name: w.Checkbox(value=True, description=name, indent=False) for name in TOGGLES}
+        self.legend = w.Checkbox(value=False, description="legend", indent=False)
+        self.refresh_button = w.Button(description="refresh", tooltip="redraw after further computation")
+        self.graph = w.HTML(layout=w.Layout(height=GRAPH_HEIGHT, width="100%", overflow="hidden"))
+        for box in (*self.show.values(), self.legend):
+            box.observe(guarded(self, self.refresh), names="value")
+        self.refresh_button.on_click(guarded(self, self.refresh))
+        controls = w.HBox([*self.show.values(), self.legend, self.refresh_button])
+        super().__init__([controls, self.graph, self.status])
+        self.add_class("gradbook-graph-view")  # for styling, and for the browser test to find it
+        self.svg = ""
+        self.refresh()
+
+    @property
+    def shown(self) -> tuple[str, ...]:
+        """The rows drawn now (``draw``'s ``show=``); saved tensors are always drawn."""
+        return (*(name for name in TOGGLES if self.show[name].value), "saved")
+
+    def refresh(self) -> None:
+        """Redraw the graph as it is now (values, grads, freed saved tensors)."""
+        drawing = draw(
+            self.y, names=self.names, show=self.shown, legend=self.legend.value, max_nodes=self.max_nodes, stacklevel=0
+        )
+        self.svg = drawing_svg(drawing)
+        self.graph.value = svg_box(self.svg)
+        self.error = None
+        self.status.value = error_html(None)
+
+    def static_html(self) -> str:
+        return self.graph.value
+
+    def static_svg(self) -> str:
+        return self.svg
+
+    def __repr__(self) -> str:
+        shown = ",".join(n for n in TOGGLES if self.show[n].value)
+        return f"GraphView({self._node_count()} nodes, show={shown})"
+
+    def _node_count(self) -> int:
+        from ..viz import GraphModel
+
+        return len(GraphModel.from_roots(self.y).nodes)

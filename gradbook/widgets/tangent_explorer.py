@@ -1,0 +1,105 @@
+"""TangentExplorer: f and its tangent line at x, whose slope is x.grad from gradbook's backward()."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import ipywidgets as w
+import numpy as np
+
+import gradbook
+
+from .._tensor import Tensor
+from ._common import STATUS_HEIGHT, StaticFallback, SvgFigure, error_html, guarded
+
+
+class TangentExplorer(StaticFallback, w.VBox):
+    """A slider for x; the plot shows ``f`` and the tangent at x with slope ``x.grad``, where
+    ``x.grad`` comes from ``f(x).backward()`` in gradbook. The figure is made once and redrawn in
+    place (same size, new SVG), so moving the slider does not flicker.
+
+    >>> import gradbook as torch
+    >>> from gradbook.widgets import TangentExplorer
+    >>> explorer = TangentExplorer(lambda x: x**3, (-2, 2), x=1.0)
+    >>> explorer.slope
+    3.0
+    >>> explorer.slider.value = -1.0; explorer.slope
+    3.0
+    >>> explorer
+    TangentExplorer(x=-1, f(x)=-1, slope=3)
+    """
+
+    def __init__(
+        self,
+        f: Callable[[Tensor], Tensor],
+        x_range: tuple[float, float] = (-3.0, 3.0),
+        x: float | None = None,
+        step: float | None = None,
+        samples: int = 200,
+    ) -> None:
+        low, high = (float(v) for v in x_range)
+        if not low < high:
+            raise ValueError(f"TangentExplorer got x_range={x_range!r}; it must be (low, high) with low < high")
+        self.f = f
+        self.x_range = (low, high)
+        self.error: str | None = None
+        self.value = self.slope = float("nan")
+        self.status = w.HTML(error_html(None), layout=w.Layout(height=STATUS_HEIGHT, overflow="auto"))
+        start = (low + high) / 2 if x is None else float(x)
+        self.slider = w.FloatSlider(
+            value=start, min=low, max=high, step=step or 10 ** np.floor(np.log10((high - low) / 100)), description="x"
+        )
+        self.readout = w.HTML()
+        self.plot = SvgFigure(4.6, 3.0)
+        ax = self.plot.ax
+        grid = np.linspace(low, high, samples)
+        (self._curve,) = ax.plot(grid, self._f_values(grid), color="#1565c0", label="f(x)")
+        (self._tangent,) = ax.plot([], [], color="#e65100", label="tangent, slope x.grad")
+        (self._point,) = ax.plot([], [], "o", color="#e65100")
+        ax.set_xlim(low, high)
+        ax.relim()
+        ax.autoscale_view(scalex=False)
+        ax.set_autoscaley_on(False)  # fixed axes: only the tangent moves
+        ax.grid(alpha=0.3)
+        ax.legend(loc="upper left", fontsize=8, framealpha=0.8)
+        ax.set_xlabel("x")
+        self.slider.observe(guarded(self, self.update), names="value")
+        super().__init__([self.slider, self.plot.widget, self.readout, self.status])
+        self.add_class("gradbook-tangent-explorer")  # for styling, and for the browser test to find it
+        self.update()
+
+    def _f_values(self, grid: np.ndarray) -> np.ndarray:
+        with gradbook.no_grad():
+            try:  # elementwise f works on the whole grid at once
+                values = np.asarray(self.f(gradbook.tensor(grid, dtype=gradbook.float64)).numpy(), dtype=float)
+                if values.shape == grid.shape:
+                    return values
+            except Exception:
+                pass
+            return np.array([float(self.f(gradbook.tensor(float(v), dtype=gradbook.float64))) for v in grid])
+
+    def update(self) -> None:
+        """Recompute f(x) and x.grad at the slider's x, and redraw the tangent."""
+        x0 = float(self.slider.value)
+        x = gradbook.tensor(x0, dtype=gradbook.float64, requires_grad=True)
+        y = self.f(x)
+        y.backward()
+        self.value, self.slope = float(y.item()), float(x.grad.item())
+        low, high = self.x_range
+        self._tangent.set_data(
+            [low, high], [self.value + self.slope * (low - x0), self.value + self.slope * (high - x0)]
+        )
+        self._point.set_data([x0], [self.value])
+        self.plot.redraw()
+        self.readout.value = (
+            f"<code>x = {x0:.4g}</code> &nbsp; <code>f(x) = {self.value:.4g}</code> &nbsp; "
+            f"<code>x.grad = {self.slope:.4g}</code> (the tangent's slope)"
+        )
+        self.error = None
+        self.status.value = error_html(None)
+
+    def static_html(self) -> str:
+        return self.plot.widget.value + self.readout.value
+
+    def __repr__(self) -> str:
+        return f"TangentExplorer(x={self.slider.value:.4g}, f(x)={self.value:.4g}, slope={self.slope:.4g})"

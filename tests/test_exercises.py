@@ -1,0 +1,362 @@
+"""gradbook.exercises: right answers pass with one line, everything else fails kindly."""
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gradbook as torch
+from gradbook import exercises as ex
+from gradbook.exercises import CheckFailedError, NotAttemptedError
+
+
+# ---------------------------------------------------------------- right answers, one per check
+def step(w, x, y, lr):
+    loss = ((x @ w - y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        w -= lr * w.grad
+    w.grad = None
+
+
+class XSinX(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x.sin()
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output * (x.sin() + x * x.cos())
+
+
+def backward_twice(y):
+    y.backward(retain_graph=True)
+    y.backward()
+
+
+RIGHT = {
+    ex.check_grad_after_three_calls: 12.0,
+    ex.check_grad_after_zeroing: 32.0,
+    ex.check_training_step: step,
+    ex.check_vjp: [5.0, 3.5, -18.0],
+    ex.check_jacobian: [[3.0, 2.0], [1.0, 1.0], [0.0, 6.0]],
+    ex.check_backward_rule: XSinX,
+    ex.check_grad_after_retain: 56.0,
+    ex.check_backward_twice: backward_twice,
+    ex.check_graph_chain: lambda x: (x.exp() * 2).sum(),
+    ex.check_leaves_with_grad: {"a", "d"},
+}
+CHECKS = list(RIGHT)
+NUMERIC = [ex.check_grad_after_three_calls, ex.check_grad_after_zeroing, ex.check_grad_after_retain]
+
+
+def ids(check):
+    return check.__name__
+
+
+def not_implemented(*args):
+    raise NotImplementedError()
+
+
+# ---------------------------------------------------------------- status: pass, not attempted
+@pytest.mark.parametrize("check", CHECKS, ids=ids)
+def test_right_answer_prints_one_line_and_nothing_on_stderr(check, capfd):
+    assert check(RIGHT[check]) is None
+    out, err = capfd.readouterr()
+    assert out.count("\n") == 1 and out.startswith("✓ ")
+    assert err == ""
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=ids)
+@pytest.mark.parametrize("stub", [..., None], ids=["ellipsis", "none"])
+def test_placeholders_are_not_attempted(check, stub, capfd):
+    with pytest.raises(NotAttemptedError, match="^not attempted"):
+        check(stub)
+    assert capfd.readouterr() == ("", "")
+
+
+@pytest.mark.parametrize("check", [c for c in CHECKS if callable(RIGHT[c]) and not isinstance(RIGHT[c], type)], ids=ids)
+def test_a_function_that_raises_not_implemented_is_not_attempted(check):
+    with pytest.raises(NotAttemptedError, match="not attempted"):
+        check(not_implemented)
+
+
+def test_a_function_whose_backward_is_not_implemented_is_not_attempted():
+    class Stub(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x.sin()
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            raise NotImplementedError()
+
+    with pytest.raises(NotAttemptedError):
+        ex.check_backward_rule(Stub)
+
+
+def test_not_attempted_is_an_assertion_error_so_nbgrader_gives_zero():
+    assert issubclass(NotAttemptedError, AssertionError) and issubclass(CheckFailedError, AssertionError)
+
+
+# ---------------------------------------------------------------- numbers: kinds, shapes, dtypes
+@pytest.mark.parametrize(
+    "answer",
+    [12.0, 12, np.float32(12), torch.tensor(12.0), torch.tensor([12.0]), np.array(12.0), torch.tensor(12.0).double()],
+    ids=["float", "int", "np.float32", "tensor", "one-element tensor", "ndarray", "float64 tensor"],
+)
+def test_numbers_and_tensors_are_both_accepted(answer, capsys):
+    ex.check_grad_after_three_calls(answer)
+    assert capsys.readouterr().out.startswith("✓")
+
+
+def test_vjp_accepts_a_tensor_that_requires_grad():
+    ex.check_vjp(torch.tensor([5.0, 3.5, -18.0], requires_grad=True) * 1)
+
+
+@pytest.mark.parametrize("check", NUMERIC, ids=ids)
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")], ids=["nan", "inf", "-inf"])
+def test_nan_and_inf_are_rejected(check, bad):
+    with pytest.raises(CheckFailedError, match="NaN or inf"):
+        check(bad)
+
+
+def test_nan_inside_a_tensor_is_rejected():
+    with pytest.raises(CheckFailedError, match="NaN or inf"):
+        ex.check_vjp(torch.tensor([5.0, float("nan"), -18.0]))
+
+
+def test_wrong_shape_is_named():
+    with pytest.raises(CheckFailedError, match=r"(?s)shape \(3,\).*You gave: shape \(2,\)") as info:
+        ex.check_vjp([5.0, 3.5])
+    assert "a gradient has the same shape" in str(info.value)
+    with pytest.raises(CheckFailedError, match=r"(?s)shape \(3, 2\).*You gave: shape \(2, 3\)"):
+        ex.check_jacobian(np.zeros((2, 3)))
+    with pytest.raises(CheckFailedError, match="a single number"):
+        ex.check_grad_after_three_calls([12.0, 12.0])
+
+
+def test_integer_tensor_dtype_is_named():
+    with pytest.raises(CheckFailedError, match="(?s)floating-point tensor.*gradbook.int64"):
+        ex.check_vjp(torch.tensor([5, 3, -18]))
+    with pytest.raises(CheckFailedError, match="(?s)floating-point.*int64"):
+        ex.check_grad_after_three_calls(np.array(12))
+
+
+@pytest.mark.parametrize("answer", ["12", True, b"12", object()], ids=["str", "bool", "bytes", "object"])
+def test_non_numbers_are_named(answer):
+    with pytest.raises(CheckFailedError, match="as numbers"):
+        ex.check_grad_after_three_calls(answer)
+
+
+class AlwaysEqual:
+    """A cheat: equal to everything, and close to everything."""
+
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    def __abs__(self):
+        return 0.0
+
+    def __sub__(self, other):
+        return 0.0
+
+    __rsub__ = __sub__
+    __hash__ = object.__hash__
+
+
+class LyingFloat(float):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = float.__hash__
+
+
+class LyingSet(set):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = None
+
+
+def test_objects_whose_eq_lies_do_not_pass():
+    with pytest.raises(CheckFailedError):
+        ex.check_grad_after_three_calls(AlwaysEqual())
+    with pytest.raises(CheckFailedError):
+        ex.check_grad_after_three_calls(LyingFloat(3.0))
+    with pytest.raises(CheckFailedError):
+        ex.check_vjp(np.array([AlwaysEqual()] * 3, dtype=object))
+    with pytest.raises(CheckFailedError):
+        ex.check_leaves_with_grad(LyingSet({"a"}))
+
+
+# ---------------------------------------------------------------- wrong answers: expected, got, hint
+def message(check, answer):
+    with pytest.raises(CheckFailedError) as info:
+        check(answer)
+    text = str(info.value)
+    assert "Expected:" in text and "You gave:" in text and "Hint:" in text
+    return text
+
+
+def test_one_call_instead_of_three_is_told_that_gradients_accumulate():
+    assert "adds its gradient" in message(ex.check_grad_after_three_calls, 4.0)
+
+
+def test_wrong_messages_never_contain_the_answer():
+    for check, wrong in [
+        (ex.check_grad_after_three_calls, 5.0),
+        (ex.check_grad_after_zeroing, 1.0),
+        (ex.check_grad_after_retain, 2.0),
+        (ex.check_vjp, [0.0, 0.0, 0.0]),
+    ]:
+        text = message(check, wrong)
+        answer = np.atleast_1d(np.asarray(RIGHT[check], dtype=float)).ravel()
+        for value in answer:
+            assert f"{value:g}" not in text, (check.__name__, text)
+
+
+def test_vjp_without_the_seed_is_told_about_v():
+    assert "multiplies each row of J" in message(ex.check_vjp, [5.0, 7.0, 9.0])
+
+
+def test_transposed_jacobian_is_named():
+    assert "transposed" in message(ex.check_jacobian, np.array([[3.0, 2.0], [1.0, 1.0], [0.0, 6.0]]).T.reshape(3, 2))
+
+
+def test_training_step_that_forgets_to_zero_the_gradient():
+    def no_zeroing(w, x, y, lr):
+        loss = ((x @ w - y) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+
+    assert "gradients accumulate" in message(ex.check_training_step, no_zeroing)
+
+
+def test_training_step_with_the_wrong_sign():
+    def uphill(w, x, y, lr):
+        ((x @ w - y) ** 2).mean().backward()
+        with torch.no_grad():
+            w += lr * w.grad
+        w.grad = None
+
+    assert "minus sign" in message(ex.check_training_step, uphill)
+
+
+def test_a_crash_in_student_code_becomes_a_message():
+    def broken(w, x, y, lr):
+        return w @ torch.ones(7)
+
+    assert "it raised RuntimeError" in message(ex.check_training_step, broken)
+
+
+def test_backward_rule_with_a_wrong_derivative_fails_gradcheck_kindly(capfd):
+    class Wrong(XSinX):
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            return grad_output * x.cos()  # forgot the product rule
+
+    assert "product rule" in message(ex.check_backward_rule, Wrong)
+    assert capfd.readouterr() == ("", "")
+
+
+def test_backward_rule_that_ignores_grad_output_fails():
+    class NoSeed(XSinX):
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            return x.sin() + x * x.cos()
+
+    message(ex.check_backward_rule, NoSeed)
+
+
+def test_backward_rule_must_be_a_function_class():
+    assert "autograd.Function" in message(ex.check_backward_rule, lambda x: x * x.sin())
+
+
+def test_backward_once_is_told_to_keep_the_graph(capfd):
+    def twice_without_retain(y):
+        y.backward()
+        y.backward()
+
+    assert "retain_graph=True" in message(ex.check_backward_twice, twice_without_retain)
+    assert "second time" in message(ex.check_backward_twice, lambda y: y.backward())
+    assert capfd.readouterr().err == ""
+
+
+def test_graph_chain_names_what_was_built():
+    assert "ExpBackward0 → SumBackward0" in message(ex.check_graph_chain, lambda x: x.exp().sum())
+    assert "branches" in message(ex.check_graph_chain, lambda x: (x.exp() * x).sum())
+    assert "no grad_fn" in message(ex.check_graph_chain, lambda x: 3.0)
+
+
+def test_leaves_feedback_says_why_a_name_is_wrong():
+    assert "c does not require grad" in message(ex.check_leaves_with_grad, {"a", "c", "d"})
+    assert "no path" in message(ex.check_leaves_with_grad, ["a", "b", "d"])
+    ex.check_leaves_with_grad("a, d")  # a string of names is read too
+    assert "names among" in message(ex.check_leaves_with_grad, {"a", "e"})
+
+
+def test_checks_leave_no_warning_even_when_students_read_a_non_leaf_grad(capfd):
+    def peeks(y):
+        assert y.grad is None  # reading a non-leaf .grad warns; the warning would go to stderr
+        backward_twice(y)
+
+    ex.check_backward_twice(peeks)
+    assert capfd.readouterr().err == ""
+
+
+def test_checks_are_deterministic(capsys):
+    for _ in range(2):
+        texts = []
+        for check in CHECKS:
+            check(RIGHT[check])
+            texts.append(capsys.readouterr().out)
+        assert len(set(texts)) == len(texts)
+
+
+# ---------------------------------------------------------------- Exercise objects
+def test_exercise_objects_check_hint_and_have_no_solution(capsys):
+    all_exercises = ex.exercises()
+    assert len(all_exercises) == 10 and [e.lesson for e in all_exercises] == sorted(e.lesson for e in all_exercises)
+    for e in all_exercises:
+        assert e.solution_available is False
+        assert e.hint() and e.hint(99) == e.hints[-1]
+        assert e.check_answer in CHECKS
+    ex.exercises(1)[0].check(12.0)
+    assert capsys.readouterr().out.startswith("✓")
+    with pytest.raises(ValueError, match="lessons"):
+        ex.exercises(7)
+
+
+# ---------------------------------------------------------------- no answers in the package
+def test_the_installed_package_contains_no_answers():
+    spec = importlib.util.find_spec("gradbook.exercises")
+    source = "\n".join(p.read_text() for p in Path(spec.origin).parent.rglob("*.py"))
+    for literal in ["32.0", "56.0", "5.0, 3.5, -18.0", "[3.0, 2.0], [1.0, 1.0], [0.0, 6.0]", '{"a", "d"}', "'a', 'd'"]:
+        assert literal not in source, literal
+    for answer in ["= 12.0", "== 12", "= 32", "== 32", "= 56", "== 56", "-18"]:
+        assert answer not in source, answer
+
+
+def test_importing_gradbook_does_not_import_the_exercises_or_plotting():
+    code = (
+        "import sys, gradbook; assert 'gradbook.exercises' not in sys.modules; "
+        "import gradbook.exercises; "
+        "assert not {'ipywidgets', 'matplotlib', 'graphviz'} & set(sys.modules), sorted(sys.modules)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,0 +1,133 @@
+"""The nbgrader round trip of notebooks/exercises, with the real nbgrader CLI on a copy of the course.
+
+Generate every assignment, autograde three submissions of each (the instructor's solutions, the
+untouched student version, and a partly solved one), read the scores from nbgrader's gradebook,
+and generate feedback. Everything runs in a temporary directory, with Jupyter's and IPython's
+config, data and runtime directories there too, so nothing reads or writes the user's home.
+"""
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+pytest.importorskip("nbgrader")
+pytest.importorskip("ipykernel")
+
+from nbgrader.api import Gradebook  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+COURSE = ROOT / "notebooks" / "exercises"
+ASSIGNMENTS = {"01_accumulation": "accumulation", "02_vjp": "vjp", "03_retain_graph": "retain_graph"}
+GENERATED = ("release", "submitted", "autograded", "feedback", "exchange", "gradebook.db")
+# the partly solved submission answers the first and the last question of each assignment
+PARTIAL_POINTS = {"01_accumulation": 1 + 2, "02_vjp": 1 + 2, "03_retain_graph": 1 + 1}
+
+
+def solution_cells(nb):
+    return [cell for cell in nb.cells if cell.metadata.get("nbgrader", {}).get("solution")]
+
+
+def partly_solved(source, release):
+    """The student version with the instructor's answers to the first and last questions only."""
+    nb = nbformat.from_dict(json.loads(json.dumps(release)))
+    theirs, ours = solution_cells(nb), solution_cells(source)
+    for i in (0, len(ours) - 1):
+        theirs[i].source = ours[i].source
+    return nb
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """The course after generate, three submissions per assignment, autograde and feedback."""
+    tmp = tmp_path_factory.mktemp("nbgrader")
+    root = tmp / "course"
+    shutil.copytree(COURSE, root, ignore=shutil.ignore_patterns(*GENERATED, "__pycache__", ".ipynb_checkpoints"))
+    env = dict(os.environ)
+    for name in ("HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
+        env[name] = str(tmp / name.lower())
+        os.makedirs(env[name])
+    env.pop("JUPYTER_PATH", None)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+
+    def nbgrader(*args):
+        done = subprocess.run(
+            [sys.executable, "-m", "nbgrader", *args], cwd=root, env=env, capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, f"nbgrader {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}"
+        return done
+
+    nbgrader("generate_assignment", "*", "--force")  # "*": every assignment in one run
+    for assignment, name in ASSIGNMENTS.items():
+        source = nbformat.read(root / "source" / assignment / f"{name}.ipynb", as_version=4)
+        release = nbformat.read(root / "release" / assignment / f"{name}.ipynb", as_version=4)
+        for student, nb in (("solved", source), ("untouched", release), ("partial", partly_solved(source, release))):
+            path = root / "submitted" / student / assignment / f"{name}.ipynb"
+            path.parent.mkdir(parents=True)
+            nbformat.write(nb, path)
+    nbgrader("autograde", "*", "--create", "--force")
+    nbgrader("generate_feedback", "*", "--force")
+    return root
+
+
+def scores(root, student):
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+        found = {a: gb.find_submission(a, student) for a in ASSIGNMENTS}
+        return {a: (sub.score, sub.max_score) for a, sub in found.items()}
+
+
+def test_source_notebooks_are_what_build_source_writes(tmp_path):
+    spec = importlib.util.spec_from_file_location("build_source", COURSE / "build_source.py")
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    for path in builder.build(tmp_path):
+        committed = COURSE / path.relative_to(tmp_path)
+        assert path.read_text() == committed.read_text(), f"{committed}: rerun build_source.py"
+        nbformat.validate(nbformat.read(committed, as_version=4))
+
+
+def test_student_versions_have_no_solutions_and_no_hidden_tests(course):
+    for assignment, name in ASSIGNMENTS.items():
+        source = nbformat.read(course / "source" / assignment / f"{name}.ipynb", as_version=4)
+        text = (course / "release" / assignment / f"{name}.ipynb").read_text()
+        for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
+            assert marker not in text, (assignment, marker)
+        release = nbformat.read(course / "release" / assignment / f"{name}.ipynb", as_version=4)
+        stubs = "\n".join(cell.source for cell in solution_cells(release))
+        for cell in solution_cells(source):
+            inside = cell.source.split("### BEGIN SOLUTION")[1:]
+            for region in inside:
+                for line in region.split("### END SOLUTION")[0].strip().splitlines():
+                    assert line.strip() not in stubs, (assignment, line)
+        regions = sum(cell.source.count("### BEGIN SOLUTION") for cell in solution_cells(source))
+        assert stubs.count("raise NotImplementedError()") == regions, assignment
+
+
+def test_instructor_solutions_get_full_marks(course):
+    for assignment, (score, max_score) in scores(course, "solved").items():
+        assert max_score == 4, assignment
+        assert score == max_score, assignment
+
+
+def test_untouched_student_version_gets_zero_without_crashing(course):
+    for assignment, (score, _) in scores(course, "untouched").items():
+        assert score == 0, assignment
+        assert (course / "autograded" / "untouched" / assignment / f"{ASSIGNMENTS[assignment]}.ipynb").exists()
+
+
+def test_partly_solved_version_gets_the_points_of_its_answers(course):
+    assert {a: score for a, (score, _) in scores(course, "partial").items()} == PARTIAL_POINTS
+
+
+def test_feedback_html_for_every_submission(course):
+    for student in ("solved", "untouched", "partial"):
+        for assignment, name in ASSIGNMENTS.items():
+            html = course / "feedback" / student / assignment / f"{name}.html"
+            assert html.exists(), html
+            assert "gradbook" in html.read_text(), html

@@ -1,0 +1,266 @@
+"""The notebook widgets' state, driven from Python as a lesson or a button would (no browser)."""
+
+import re
+
+import numpy as np
+import pytest
+
+ipywidgets = pytest.importorskip("ipywidgets")
+pytest.importorskip("matplotlib")
+
+import gradbook as torch  # noqa: E402
+from gradbook.viz import record_backward  # noqa: E402
+from gradbook.viz.animate import COLOURS  # noqa: E402
+from gradbook.viz.render import find_renderer  # noqa: E402
+from gradbook.widgets import AccumulationLab, BackwardPlayer, GraphView, TangentExplorer  # noqa: E402
+from gradbook.widgets._common import guarded  # noqa: E402
+
+if not any(find_renderer(name) for name in ("dot", "graphviz-pure")):  # pragma: no cover
+    pytest.skip("no Graphviz renderer (graphviz-pure installs with gradbook)", allow_module_level=True)
+
+pytestmark = pytest.mark.exe
+
+SECOND_TIME = "Trying to backward through the graph a second time"
+SCALAR_ONLY = "grad can be implicitly created only for scalar outputs"
+
+
+def node_fill(svg: str, key: str) -> str:
+    """The fill of node ``key``'s shape in a frame's SVG."""
+    group = re.search(rf'<g id="{key}" class="node">(.*?)</g>', svg, re.S).group(1)
+    return re.search(r'fill="(#[0-9a-fA-F]{6})"', group).group(1)
+
+
+def test_seed_example_1_accumulates_4_8_12_then_14():
+    lab = AccumulationLab(lambda x: x * x, x=2.0)
+    for _ in range(3):
+        lab.backward()
+        lab.new_graph()  # the seed builds y = x * x anew before each backward()
+    assert [row["grad"] for row in lab.history] == [4.0, 8.0, 12.0]
+    assert [row["contribution"] for row in lab.history] == [4.0, 4.0, 4.0]
+    assert [row["call"] for row in lab.history] == [1, 2, 3]
+    assert [row["graph"] for row in lab.history] == [1, 2, 3]
+    assert all(row["error"] is None for row in lab.history) and lab.error is None
+    lab.f = lambda x: 2 * x
+    lab.new_graph()
+    lab.backward()
+    assert lab.history[-1]["grad"] == 14.0 and lab.history[-1]["contribution"] == 2.0
+    assert repr(lab) == "AccumulationLab(calls=4, graphs=5, x.grad=14.)"
+    # the table and the plot were redrawn with every call
+    assert lab.table.value.count("<tr") == 5 and "14." in lab.table.value
+    assert lab.plot.widget.value.startswith('<div class="gradbook-plot"') and lab.plot.widget.value.count("<svg") == 1
+    assert list(lab._lines[0].get_ydata()) == [4.0, 8.0, 12.0, 14.0]
+
+
+def test_buttons_call_the_same_methods():
+    lab = AccumulationLab(lambda x: x * x, x=2.0)
+    lab.buttons["backward()"].click()
+    lab.buttons["new graph"].click()
+    lab.buttons["backward()"].click()
+    assert [row["grad"] for row in lab.history] == [4.0, 8.0]
+    lab.buttons["x.grad.zero_()"].click()
+    assert lab.x.grad.item() == 0.0
+    lab.buttons["x.grad = None"].click()
+    assert lab.x.grad is None
+
+
+def test_backward_twice_without_retain_graph_shows_torchs_error_and_keeps_grad():
+    lab = AccumulationLab(lambda x: x * x, x=2.0)
+    lab.backward()
+    lab.backward()  # same graph, its saved tensors are gone
+    assert lab.error.startswith(SECOND_TIME)
+    assert lab.history[-1]["error"].startswith(SECOND_TIME)
+    assert lab.history[-1]["grad"] == 4.0 and lab.x.grad.item() == 4.0  # unchanged
+    assert SECOND_TIME in lab.status.value and "gradbook-error" in lab.status.value
+    rec = lab.recordings[-1]
+    refused = rec.error.key
+    assert rec.node(refused)["freed"]
+    frames = lab.player.frames[0]
+    assert node_fill(frames[0], refused) == COLOURS["freed"]  # drawn freed ...
+    assert node_fill(frames[-1], refused) == COLOURS["error"]  # ... then refusing
+    assert "refused" in frames[-1]
+    # with retain_graph ticked, a second call on one graph works and accumulates
+    lab.new_graph()
+    lab.retain_graph.value = True
+    lab.backward()
+    lab.backward()
+    assert lab.error is None and [r["grad"] for r in lab.history[-2:]] == [8.0, 12.0]
+
+
+def test_non_scalar_needs_gradient_then_the_editor_fixes_it():
+    lab = AccumulationLab(lambda x: x * x, x=[1.0, 2.0, 3.0])
+    assert lab.gradient_editor.layout.display == "flex"  # y is not a scalar: the editor is shown
+    lab.backward()
+    assert lab.error == SCALAR_ONLY and lab.x.grad is None
+    assert SCALAR_ONLY in lab.status.value and "gradient=" in lab.status.value  # the hint
+    assert lab.use_gradient.value  # the editor is open, with ones_like(y)
+    assert lab.gradient_text.value == "[1.0, 1.0, 1.0]"
+    lab.gradient_text.value = "[1.0, 0.0, 2.0]"
+    lab.backward()
+    assert lab.error is None and lab.history[-1]["grad"] == [2.0, 0.0, 12.0]
+    lab.gradient = None  # unticks the editor
+    assert lab.gradient is None
+
+
+def test_errors_in_f_and_in_callbacks_are_shown_in_the_widget():
+    lab = AccumulationLab(lambda x: x / 0 if x.grad is not None else x * x)
+    lab.backward()
+    lab.f = lambda x: 1 / "no"
+    lab.buttons["new graph"].click()  # must not raise
+    assert "unsupported operand" in lab.error and "TypeError" in lab.status.value
+    lab.f = lambda x: x * x
+    lab.x = torch.tensor([1.0, 2.0], requires_grad=True)
+    lab.new_graph()
+    assert lab.gradient_text.value == "[1.0, 1.0]"  # ones_like(y), for the new shape
+    lab.gradient_text.value = "[1, 2"
+    lab.use_gradient.value = True
+    lab.backward()  # a malformed gradient: shown, not raised, and no call made
+    assert lab.error.startswith("gradient= could not be read") and "gradbook-error" in lab.status.value
+    calls = len(lab.history)
+    lab.gradient_text.value = "[1.0, 2.0, 3.0]"
+    lab.buttons["backward()"].click()  # the wrong shape: the engine's error, shown in the lab
+    assert len(lab.history) == calls + 1 and lab.history[-1]["error"] == lab.error and lab.x.grad is None
+
+    def broken():
+        raise ZeroDivisionError("inside a callback")
+
+    button = ipywidgets.Button()
+    button.on_click(guarded(lab, broken))  # how every widget wires its buttons and observers
+    button.click()
+    assert "ZeroDivisionError: inside a callback" in lab.status.value
+
+
+def test_display_bundle_has_the_widget_and_a_static_svg():
+    lab = AccumulationLab(lambda x: x * x)
+    lab.backward()
+    bundle = lab._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "<svg" in bundle["text/html"] and "gradbook-history" in bundle["text/html"]
+    assert bundle["text/plain"] == repr(lab) == "AccumulationLab(calls=1, graphs=1, x.grad=4.)"
+
+
+def test_backward_player_steps_through_the_chain_rule():
+    x = torch.tensor(2.0, requires_grad=True)
+    y = x * x + 3 * x
+    player = BackwardPlayer(y)
+    steps = player.recording.steps
+    assert len(player.player) == len(steps) + 1 and repr(player) == f"BackwardPlayer({len(steps) + 1} frames, frame 0)"
+    assert player.highlighted is None and COLOURS["running"] not in player.current_svg
+    seen = []
+    for i in range(1, len(steps) + 1):
+        player.player.buttons["▶"].click()
+        assert player.frame == i
+        key = player.highlighted
+        assert key == steps[i - 1].key
+        assert node_fill(player.current_svg, key) == COLOURS["running"]  # the running node is highlighted
+        assert steps[i - 1].name in player.current_ledger
+        seen.append(key)
+    assert len(set(seen)) == len(seen)
+    # the ledger shows local × upstream at the MulBackward0 step, and the leaf's .grad at the end
+    mul = next(i for i, s in enumerate(steps) if s.name == "MulBackward0")
+    player.go(mul + 1)
+    assert "∂out/∂self = other" in player.current_ledger
+    player.player.buttons["▶|"].click()
+    assert "7." in player.player.current(2)  # dy/dx = 2x + 3 = 7
+    player.player.buttons["|◀"].click()
+    assert player.frame == 0 and "None" in player.player.current(2)
+    # Play, slider and stacks are linked in the browser
+    assert len(player.player.stacks[0].children) == len(player.player)
+
+
+def test_backward_player_plays_a_recording_and_a_refused_pass():
+    x = torch.tensor(2.0, requires_grad=True)
+    y = x * x
+    rec = record_backward(y)
+    assert len(BackwardPlayer(rec).player) == 3
+    refused = BackwardPlayer(y)  # the second backward of y: torch's error, in the widget
+    assert refused.error.startswith(SECOND_TIME) and "refused" in repr(refused)
+    refused.go(len(refused.player) - 1)
+    assert "refused" in refused.current_svg and SECOND_TIME in refused.current_ledger
+
+
+def test_large_graphs_use_the_collapsed_drawing():
+    x = torch.tensor(0.5, requires_grad=True)
+    y = x
+    for _ in range(40):
+        y = (y * 1.01).tanh()
+    player = BackwardPlayer(y, max_nodes=30)
+    assert len(player.player) == len(player.recording.steps) + 1
+    assert player.current_svg == player.player.frames[0][-1]  # one drawing for every step
+    assert "hidden" in player.current_svg or "more" in player.current_svg
+
+
+@pytest.mark.parametrize(
+    ("f", "df"),
+    [(lambda x: x**3, lambda v: 3 * v**2), (lambda x: x.sin() * x, lambda v: np.cos(v) * v + np.sin(v))],
+)
+def test_tangent_slope_is_the_analytic_derivative(f, df):
+    explorer = TangentExplorer(f, (-2.0, 2.0))
+    for v in (-1.5, 0.25, 1.75):
+        explorer.slider.value = v
+        assert explorer.slope == pytest.approx(df(v), rel=1e-9)
+        xs, ys = explorer._tangent.get_data()
+        assert (ys[1] - ys[0]) / (xs[1] - xs[0]) == pytest.approx(df(v), rel=1e-9)
+    assert explorer.plot.widget.value.count("<svg") == 1
+    assert repr(explorer).startswith("TangentExplorer(x=1.75")
+
+
+def test_graph_view_toggles_and_refresh():
+    x = torch.tensor(3.0, requires_grad=True)
+    y = x * x
+    view = GraphView(y)
+    assert "<svg" in view.graph.value and repr(view) == "GraphView(2 nodes, show=data,grad,shape,names)"
+    assert "grad" in view.shown
+    view.show["grad"].value = False
+    assert "grad" not in view.shown and "<svg" in view.graph.value
+    view.show["grad"].value = True
+    before = view.svg
+    y.backward()
+    view.refresh()  # x.grad is now 6 and y's saved tensors are freed
+    assert view.svg != before and "6." in view.svg
+    view.legend.value = True
+    assert "legend" in view.svg.lower() or "leaf that requires grad" in view.svg
+    bundle = view._repr_mimebundle_()
+    assert bundle["image/svg+xml"] == view.svg
+
+
+def test_widget_time_for_a_50_node_graph():
+    def f(x):
+        for _ in range(24):
+            x = (x * 1.01).tanh()
+        return x
+
+    lab = AccumulationLab(f, x=0.5)
+    import time
+
+    start = time.perf_counter()
+    lab.backward()
+    elapsed = time.perf_counter() - start
+    assert len(lab.recordings[-1].nodes) >= 49 and lab.error is None
+    assert elapsed < 1.0  # the target (≤ 150 ms) is measured in benchmarks/widgets.py; this catches blow-ups
+
+
+def test_a_saved_notebook_shows_the_widgets_without_a_kernel(tmp_path):
+    """Executed by a real kernel and saved with widget state: each output has the live view, a
+    static copy (HTML with the SVG) for GitHub/nbviewer/nbconvert, and the frames in the state."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(
+            "from gradbook.widgets import AccumulationLab\nlab = AccumulationLab(lambda x: x * x)"
+        ),
+        nbformat.v4.new_code_cell("lab.backward()\nlab"),
+    ]
+    client = nbclient.NotebookClient(nb, timeout=60, kernel_name="python3", store_widget_state=True)
+    client.execute(cwd=str(tmp_path))
+    (output,) = nb.cells[1].outputs
+    data = output["data"]
+    assert data["text/plain"] == "AccumulationLab(calls=1, graphs=1, x.grad=4.)"
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert "<svg" in data["text/html"] and "gradbook-history" in data["text/html"]
+    state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    models = {m["model_name"] for m in state.values()}
+    assert {"StackModel", "PlayModel", "LinkModel"} <= models
+    frames = [m for m in state.values() if m["model_name"] == "HTMLModel" and "gradbook-graph" in m["state"]["value"]]
+    assert len(frames) >= 3  # the animation's frames travel with the notebook

@@ -1,0 +1,273 @@
+"""The widgets in a real browser: JupyterLab on localhost, Debian's chromium driven by Playwright.
+
+Skipped when /usr/bin/chromium or the playwright package is missing (``.ci/run`` installs
+chromium with apt). The server runs in a temporary directory with all Jupyter config, data and
+runtime directories inside it, no token and no network; it is stopped whatever happens, and a
+watchdog kills it and the browser if the test runs longer than ``DEADLINE`` seconds.
+Screenshots go to the test's temporary directory; set GRADBOOK_SCREENSHOTS=docs/screenshots to
+refresh the README's (the test never changes the work tree otherwise).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parent.parent
+DEADLINE = 150  # seconds for the whole test, server start included
+STEP = 45_000  # ms for any single wait in the page
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM} (apt-get install chromium)"),
+]
+
+CELLS = [
+    "import gradbook as torch\nfrom gradbook.widgets import *",
+    "lab = AccumulationLab(lambda x: x * x, x=2.0, retain_graph=True)\nlab",
+    "x = torch.tensor(2.0, requires_grad=True)\ny = x * x + 3 * x\nplayer = BackwardPlayer(y)\nplayer",
+    "w = torch.tensor([1.0, -2.0], requires_grad=True)\nloss = (w * w).sum()\nview = GraphView(loss)\nview",
+    "explorer = TangentExplorer(lambda t: t.sin() * t, (-3, 3), x=1.0)\nexplorer",
+]
+
+
+def _notebook(path: Path) -> None:
+    cells = [
+        {"cell_type": "code", "metadata": {}, "source": src, "outputs": [], "execution_count": None} for src in CELLS
+    ]
+    kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook = {"cells": cells, "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5}
+    path.write_text(json.dumps(notebook))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def jupyterlab(tmp_path):
+    """A JupyterLab server in tmp_path; yields its base URL and stops it in all cases."""
+    home = tmp_path / "home"
+    for d in ("config", "data", "runtime", "ipython", "work"):
+        (home / d).mkdir(parents=True)
+    env = dict(
+        os.environ,
+        HOME=str(home),
+        JUPYTER_CONFIG_DIR=str(home / "config"),
+        JUPYTER_DATA_DIR=str(home / "data"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+        IPYTHONDIR=str(home / "ipython"),
+        JUPYTER_PLATFORM_DIRS="1",
+        JUPYTERLAB_SETTINGS_DIR=str(home / "config" / "lab" / "user-settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(home / "config" / "lab" / "workspaces"),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    )
+    _notebook(home / "work" / "widgets.ipynb")
+    settings = home / "config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')  # no network, no popup
+    port = _free_port()
+    log = open(tmp_path / "jupyterlab.log", "wb")
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={port}",
+            "--ServerApp.port_retries=0",
+            "--ServerApp.token=",
+            "--ServerApp.password=",
+            "--ServerApp.disable_check_xsrf=True",
+            f"--ServerApp.root_dir={home / 'work'}",
+            "--LabApp.expose_app_in_browser=True",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            *(["--allow-root"] if hasattr(os, "getuid") and os.getuid() == 0 else []),
+        ],
+        cwd=home / "work",
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: stopping it stops its kernels too
+    )
+
+    def stop() -> None:
+        if server.poll() is None:
+            try:
+                os.killpg(server.pid, signal.SIGTERM)
+                server.wait(10)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                try:
+                    os.killpg(server.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                server.wait(5)
+
+    watchdog = threading.Timer(DEADLINE, stop)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        url = f"http://127.0.0.1:{port}"
+        start = time.monotonic()
+        while True:
+            if server.poll() is not None:
+                pytest.fail(f"jupyterlab exited: {(tmp_path / 'jupyterlab.log').read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{url}/api/status", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() - start > 60:
+                pytest.fail(f"jupyterlab did not start in 60 s: {(tmp_path / 'jupyterlab.log').read_text()[-2000:]}")
+            time.sleep(0.3)
+        yield url, watchdog
+    finally:
+        watchdog.cancel()
+        stop()
+        log.close()
+
+
+def _highlighted(widget) -> str | None:
+    """The id of the node drawn as running in the frame the widget shows now."""
+    return widget.evaluate(
+        """el => {
+            for (const g of el.querySelectorAll('.gradbook-graph svg g.node')) {
+                if (g.offsetParent === null && g.getClientRects().length === 0) continue;
+                const shape = g.querySelector('polygon, ellipse, path');
+                if (shape && shape.getAttribute('fill') === '#ffd54f') return g.id;
+            }
+            return null;
+        }"""
+    )
+
+
+def test_widgets_run_and_play_in_chromium(jupyterlab, tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    expect = sync_api.expect
+    url, watchdog = jupyterlab
+    SHOTS = Path(os.environ.get("GRADBOOK_SCREENSHOTS") or tmp_path / "screenshots")  # noqa: N806
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    args = [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ]
+    with sync_api.sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path / "chromium-profile"),  # a fresh profile, deleted with tmp_path
+            executable_path=CHROMIUM,
+            headless=True,
+            args=args,
+            viewport={"width": 1280, "height": 900},
+        )
+        killer = threading.Timer(DEADLINE - 5, context.close)
+        killer.daemon = True
+        killer.start()
+        try:
+            page = context.pages[0] if context.pages else context.new_page()
+            page.set_default_timeout(STEP)
+            console: list[str] = []
+            page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+            page.goto(f"{url}/lab/tree/widgets.ipynb")
+            page.wait_for_function(
+                "() => window.jupyterapp && document.querySelector('.jp-Notebook .jp-Cell')", timeout=STEP
+            )
+            page.wait_for_function(
+                "() => { const p = window.jupyterapp.shell.currentWidget;"
+                " return p && p.sessionContext && p.sessionContext.session &&"
+                " p.sessionContext.session.kernel && p.sessionContext.session.kernel.status === 'idle'; }",
+                timeout=STEP,
+            )
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+            lab = page.locator(".gradbook-accumulation-lab")
+            player = page.locator(".gradbook-backward-player")
+            view = page.locator(".gradbook-graph-view")
+            explorer = page.locator(".gradbook-tangent-explorer")
+            for widget in (lab, player, view, explorer):
+                widget.wait_for(state="visible")
+            for widget in (lab, player, view):  # Graphviz SVG with nodes in each graph widget
+                widget.locator(".gradbook-graph svg g.node").first.wait_for(state="visible")
+            explorer.locator(".gradbook-plot svg").wait_for(state="visible")
+
+            # AccumulationLab: backward() three times (retain_graph is ticked): 4, 8, 12
+            table = lab.locator(".gradbook-history")
+            plot = lab.locator(".gradbook-plot")
+            plots = [plot.inner_html()]
+            for calls, grad in enumerate(("4.", "8.", "12."), start=1):
+                lab.get_by_role("button", name="backward()").click()
+                expect(table.locator("tr")).to_have_count(calls + 1)  # the header and one row per call
+                expect(table.locator("tr").last).to_contain_text(grad)
+                page.wait_for_function(
+                    "old => document.querySelector('.gradbook-accumulation-lab .gradbook-plot').innerHTML !== old",
+                    arg=plots[-1],
+                )
+                plots.append(plot.inner_html())
+            assert len(set(plots)) == 4  # the plot was redrawn after every call
+            # the last click's frames play in the browser by themselves, ending on x.grad = 12
+            expect(lab.locator(".gradbook-graph:visible")).to_contain_text("grad 12.")
+            lab.screenshot(path=str(SHOTS / "accumulation_lab.png"))
+
+            # BackwardPlayer: step with ▶ (kernel) and then Play (browser only)
+            handle = player.element_handle()
+            assert _highlighted(handle) is None  # frame 0: before backward
+            seen = []
+            for _ in range(2):
+                player.get_by_role("button", name="▶", exact=True).click()
+                page.wait_for_function(
+                    """([el, old]) => { for (const g of el.querySelectorAll('.gradbook-graph svg g.node')) {
+                        const s = g.querySelector('polygon, ellipse, path');
+                        if (g.getClientRects().length && s && s.getAttribute('fill') === '#ffd54f' && g.id !== old)
+                            return true; } return false; }""",
+                    arg=[handle, seen[-1] if seen else ""],
+                )
+                seen.append(_highlighted(handle))
+            assert seen[0] and seen[1] and seen[0] != seen[1]
+            player.screenshot(path=str(SHOTS / "backward_player.png"))
+            player.get_by_role("button", name="|◀").click()
+            page.wait_for_function("el => el.querySelector('.widget-readout') !== null", arg=handle)
+            player.locator(".widget-play button").first.click()  # ▶ Play: frames change in the browser
+            page.wait_for_function(
+                """el => { for (const g of el.querySelectorAll('.gradbook-graph svg g.node')) {
+                    const s = g.querySelector('polygon, ellipse, path');
+                    if (g.getClientRects().length && s && s.getAttribute('fill') === '#ffd54f') return true; }
+                    return false; }""",
+                arg=handle,
+            )
+
+            view.screenshot(path=str(SHOTS / "graph_view.png"))
+            explorer.screenshot(path=str(SHOTS / "tangent_explorer.png"))
+
+            errors = page.locator(
+                ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'], "
+                ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error'], .gradbook-error"
+            )
+            assert errors.count() == 0, errors.all_inner_texts()
+            assert "Error displaying widget" not in page.content()
+        except Exception:
+            print("\n".join(console[-40:]))
+            page.screenshot(path=str(tmp_path / "failure.png"))
+            print(f"screenshot of the failure: {tmp_path / 'failure.png'}")
+            raise
+        finally:
+            killer.cancel()
+            context.close()
+    assert watchdog.is_alive()  # the test finished before the watchdog fired
