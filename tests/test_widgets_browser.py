@@ -79,6 +79,10 @@ def jupyterlab(tmp_path):
     settings = home / "config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')  # no network, no popup
+    # nbgrader (a test dependency) adds lab extensions the widgets do not need: keep the page lean
+    labconfig = home / "config" / "labconfig"
+    labconfig.mkdir()
+    (labconfig / "page_config.json").write_text(json.dumps({"disabledExtensions": {"@jupyter/nbgrader": True}}))
     port = _free_port()
     log = open(tmp_path / "jupyterlab.log", "wb")
     server = subprocess.Popen(
