@@ -105,9 +105,17 @@ def test_version_counter_error_starts_like_torch():
             w.mul_(2)
         h.backward()
 
-    _, t = error_text(lambda: scenario(torch))
-    _, g = error_text(lambda: scenario(gradbook))
-    assert g.split("Hint")[0] == t.split("Hint")[0]
+    def non_leaf(L):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        a = x * 1
+        b = a * a
+        a.mul_(2)
+        b.sum().backward()
+
+    for case in (scenario, non_leaf):
+        _, t = error_text(lambda case=case: case(torch))
+        _, g = error_text(lambda case=case: case(gradbook))
+        assert g.split("Hint")[0] == t.split("Hint")[0]
 
 
 def test_non_leaf_grad_warning_text_matches_torch():

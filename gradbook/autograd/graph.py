@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import re
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -265,7 +266,7 @@ def _version_error(t: Tensor, version: int) -> None:
     kind = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
     what = f"[gradbook.{kind.get(t._array.dtype.name, '')}Tensor [{', '.join(map(str, t.shape))}]]"
     if t.grad_fn is not None:
-        what += f", which is output 0 of {t.grad_fn.name()},"
+        what += f", which is output 0 of {re.sub(r'Backward[0-9]*$', '', t.grad_fn.name())},"  # torch: "of Mul"
     raise RuntimeError(
         "one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: {what} is at version {t._version}; expected version {version} "

@@ -1,0 +1,103 @@
+"""The lesson notebooks: all collected by the test run (nbval runs them), saved executed with widget
+state so GitHub and nbviewer render them, and lesson 01's checked output equal to PyTorch's."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from conftest import ROOT
+
+NOTEBOOKS = ROOT / "notebooks"
+LESSONS = sorted(NOTEBOOKS.glob("*.ipynb"))
+CHECK = "# NBVAL_CHECK_OUTPUT"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def read(path: Path) -> nbformat.NotebookNode:
+    return nbformat.read(path, as_version=4)
+
+
+def checked_cells(nb: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    return [cell for cell in nb.cells if cell.cell_type == "code" and cell.source.startswith(CHECK)]
+
+
+def stdout(cell: nbformat.NotebookNode) -> str:
+    return "".join(out.text for out in cell.outputs if out.output_type == "stream" and out.name == "stdout")
+
+
+def test_there_are_seven_numbered_lessons():
+    assert [p.name[:3] for p in LESSONS] == [f"{n:02d}_" for n in range(1, 8)]
+
+
+def test_every_lesson_is_collected_by_the_test_run_and_the_nbgrader_course_is_not():
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    collected = {line.split("::")[0] for line in result.stdout.splitlines() if ".ipynb::" in line}
+    assert collected == {f"notebooks/{p.name}" for p in LESSONS}
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_lesson_is_saved_executed_with_widget_state(path):
+    nb = read(path)
+    assert nb.metadata.kernelspec.name == "python3"
+    state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {})
+    assert state.get("state"), "no saved widget state: rebuild with notebooks/build_lessons.py"
+    code = [cell for cell in nb.cells if cell.cell_type == "code"]
+    assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1))
+    for cell in code:
+        errors = [out for out in cell.outputs if out.output_type == "error"]
+        assert bool(errors) == ("raises-exception" in cell.metadata.get("tags", [])), cell.source
+    assert checked_cells(nb), "a lesson compares some printed output"
+    for cell in checked_cells(nb):
+        assert "object at 0x" not in stdout(cell), "memory addresses change every run"
+
+
+def test_error_cells_show_torchs_messages():
+    errors = {}
+    for path in LESSONS:
+        for cell in read(path).cells:
+            for out in cell.get("outputs", []):
+                if out.output_type == "error":
+                    errors.setdefault(path.name[:2], []).append(out.evalue)
+    assert errors["02"] == ["grad can be implicitly created only for scalar outputs"]
+    assert all(e.startswith("Trying to backward through the graph a second time") for e in errors["03"])
+    assert errors["06"] == ["a leaf Variable that requires grad is being used in an in-place operation."]
+
+
+def test_lesson_01_has_the_seed_example_verbatim():
+    seed = (ROOT / "tests" / "seed" / "ex1.py").read_text().splitlines()
+    body = "\n".join(seed[seed.index("import torch") + 1 :]).strip()
+    cells = checked_cells(read(LESSONS[0]))
+    assert cells[0].source == f"{CHECK}\n{body}"
+
+
+RUN_WITH_TORCH = """
+import contextlib, io, json, sys
+import torch
+printed = []
+for source in json.load(sys.stdin):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(source, globals())
+    printed.append(out.getvalue())
+print(json.dumps(printed))
+"""
+
+
+@pytest.mark.oracle
+def test_lesson_01_checked_output_is_what_torch_prints():
+    pytest.importorskip("torch")
+    cells = checked_cells(read(LESSONS[0]))
+    result = subprocess.run(
+        [sys.executable, "-c", RUN_WITH_TORCH],
+        input=json.dumps([cell.source for cell in cells]),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(result.stdout) == [stdout(cell) for cell in cells]
