@@ -52,52 +52,63 @@ def test_binder_files_follow_repo2docker():
     assert requirement_names(runtime_dependencies()) <= requirement_names(pinned)
 
 
-@pytest.mark.binder
-def test_simulated_binder_build_runs_every_lesson(tmp_path):
-    if not LESSONS:
-        pytest.fail("no lesson notebooks in notebooks/")
-    repo = tmp_path / "repo"
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True)
-    for name in files.stdout.splitlines() if files.returncode == 0 else []:
-        if (ROOT / name).is_file():
-            (repo / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, repo / name)
-    if files.returncode != 0:  # not a git checkout: copy the tree
-        shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(".git", "__pycache__", "*.egg-info"))
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    home = tmp_path / "home"
-    home.mkdir()
-    env = {
-        "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
-        "HOME": str(home),
-        "JUPYTER_CONFIG_DIR": str(home / "config"),
-        "JUPYTER_DATA_DIR": str(home / "data"),
-        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-        "JUPYTER_PLATFORM_DIRS": "1",
-        "IPYTHONDIR": str(home / "ipython"),
-        "MPLBACKEND": "Agg",
-        "LANG": "C.UTF-8",
-    }
-    for key in ("PIP_CONFIG_FILE", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "XDG_CONFIG_DIRS"):
-        if key in os.environ:
-            env[key] = os.environ[key]
-    python = str(venv / "bin" / "python")
+class FreshEnvironment:
+    """A copy of the repository and a new virtual environment with its own HOME and Jupyter dirs:
+    a machine that has only Python (and, with ``system_dot=False``, no Graphviz on PATH)."""
 
-    def run(*cmd: str, cwd: Path = repo) -> None:
-        done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+    def __init__(self, tmp_path: Path, system_dot: bool = True) -> None:
+        self.repo = tmp_path / "repo"
+        listing = ["git", "ls-files", "-co", "--exclude-standard"]
+        files = subprocess.run(listing, cwd=ROOT, capture_output=True, text=True)
+        if files.returncode == 0:
+            for name in files.stdout.splitlines():
+                if (ROOT / name).is_file():
+                    (self.repo / name).parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(ROOT / name, self.repo / name)
+        else:  # not a git checkout: copy the tree
+            shutil.copytree(ROOT, self.repo, ignore=shutil.ignore_patterns(".git", "__pycache__", "*.egg-info"))
+        venv = tmp_path / "venv"
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        home = tmp_path / "home"
+        home.mkdir()
+        path = [str(venv / "bin")]
+        if system_dot:
+            path.append(os.environ.get("PATH", ""))
+        else:  # only what the steps need: bash and git, never dot
+            tools = tmp_path / "tools"
+            tools.mkdir()
+            for tool in ("bash", "git"):
+                found = shutil.which(tool)
+                if found:
+                    (tools / tool).symlink_to(found)
+            path.append(str(tools))
+        self.env = {
+            "PATH": os.pathsep.join(path),
+            "HOME": str(home),
+            "JUPYTER_CONFIG_DIR": str(home / "config"),
+            "JUPYTER_DATA_DIR": str(home / "data"),
+            "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+            "JUPYTER_PLATFORM_DIRS": "1",
+            "IPYTHONDIR": str(home / "ipython"),
+            "MPLBACKEND": "Agg",
+            "LANG": "C.UTF-8",
+        }
+        for key in ("PIP_CONFIG_FILE", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "XDG_CONFIG_DIRS"):
+            if key in os.environ:
+                self.env[key] = os.environ[key]
+        self.python = str(venv / "bin" / "python")
+        self.prefix = str(venv)
+
+    def run(self, *cmd: str, cwd: Path | None = None) -> str:
+        done = subprocess.run(cmd, cwd=cwd or self.repo, env=self.env, capture_output=True, text=True, timeout=900)
         assert done.returncode == 0, f"{' '.join(cmd)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+        return done.stdout
 
-    run(python, "-m", "pip", "install", "-q", "-r", "binder/requirements.txt")
-    run("bash", "binder/postBuild")
-    check = (
-        "import sys, gradbook, gradbook.widgets;"
-        "assert gradbook.__file__.startswith(sys.prefix), gradbook.__file__"  # installed, not the checkout
-    )
-    run(python, "-c", check, cwd=tmp_path)
-    # the notebooks' kernel must be this environment's Python, not one registered system-wide
-    run(python, "-m", "ipykernel", "install", "--user", "--name", "python3")
-    script = """
+    def run_notebooks(self, notebooks: list[Path]) -> None:
+        """Execute notebooks in a kernel of this environment; only cells tagged raises-exception may fail."""
+        # the kernel must be this environment's Python, not one registered system-wide
+        self.run(self.python, "-m", "ipykernel", "install", "--user", "--name", "python3")
+        script = """
 import sys, nbformat
 from nbclient import NotebookClient
 for path in sys.argv[1:]:
@@ -108,4 +119,31 @@ for path in sys.argv[1:]:
     assert not errors, (path, errors)
     print("ran", path)
 """
-    run(python, "-c", script, *[str(Path("notebooks") / p.name) for p in LESSONS])
+        self.run(self.python, "-c", script, *[str(Path("notebooks") / p.name) for p in notebooks])
+
+
+@pytest.mark.binder
+def test_simulated_binder_build_runs_every_lesson(tmp_path):
+    assert LESSONS, "no lesson notebooks in notebooks/"
+    fresh = FreshEnvironment(tmp_path)
+    fresh.run(fresh.python, "-m", "pip", "install", "-q", "-r", "binder/requirements.txt")
+    fresh.run("bash", "binder/postBuild")
+    check = "import sys, gradbook, gradbook.widgets; assert gradbook.__file__.startswith(sys.prefix), gradbook.__file__"
+    fresh.run(fresh.python, "-c", check, cwd=tmp_path)  # installed, not imported from the checkout
+    fresh.run_notebooks(LESSONS)
+
+
+@pytest.mark.binder
+def test_fresh_install_renders_without_system_dot_and_runs_lesson_01(tmp_path):
+    """README's first command's install part on a machine with only Python: no Graphviz on PATH."""
+    fresh = FreshEnvironment(tmp_path, system_dot=False)
+    fresh.run(fresh.python, "-m", "pip", "install", "-q", "-e", ".")
+    render = (
+        "import shutil, gradbook as torch; from gradbook.viz import render;"
+        "assert shutil.which('dot') is None;"
+        "x = torch.tensor(2.0, requires_grad=True);"
+        "svg = render(torch.draw(x * x));"
+        "assert svg.startswith('<svg') and 'MulBackward0' in svg; print('rendered')"
+    )
+    assert "rendered" in fresh.run(fresh.python, "-c", render, cwd=tmp_path)
+    fresh.run_notebooks([p for p in LESSONS if p.name.startswith("01_")])
