@@ -20,12 +20,12 @@ Rows (medians, with min and max, over the runs; default renderer):
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmark this checkout
+
+from _timing import header, row, timed  # noqa: E402
 
 import gradbook  # noqa: E402
 from gradbook import nn  # noqa: E402
@@ -42,23 +42,6 @@ def mlp_loss(blocks: int) -> gradbook.Tensor:
     return nn.functional.mse_loss(model(gradbook.randn(4, 8)), gradbook.randn(4, 8))
 
 
-def timed(fn, runs: int) -> list[float]:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return times
-
-
-def row(label: str, times: list[float], target: float | None = None) -> None:
-    med = statistics.median(times)
-    verdict = "" if target is None else ("PASS" if med <= target else "MISS")
-    goal = "" if target is None else f"≤ {target * 1e3:g} ms"
-    low, high = min(times) * 1e3, max(times) * 1e3
-    print(f"| {label:28s} | {med * 1e3:9.2f} ms | {low:8.2f} | {high:8.2f} | {goal:10s} | {verdict:6s} |")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
@@ -70,8 +53,7 @@ def main() -> None:
     anim = animate(big_rec)  # warm: imports, renderer start-up paths
 
     print(f"graphs: {small_nodes} nodes (small), {len(big_rec.nodes)} nodes / {len(anim)} frames (large)")
-    print("| what                         |   median    |   min    |   max    | target     | result |")
-    print("|------------------------------|-------------|----------|----------|------------|--------|")
+    header()
     row("plain backward, 50 nodes", timed(lambda: mlp_loss(10).backward(), runs))
     row("record, 50 nodes", timed(lambda: record_backward(mlp_loss(10)), runs))
     row("record + animate, 50 nodes", timed(lambda: animate(record_backward(mlp_loss(10))).frames_svg(), runs), 0.150)

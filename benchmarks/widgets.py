@@ -18,12 +18,12 @@ Rows (medians, with min and max, over the runs; default renderer), on a 50-node 
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmark this checkout
+
+from _timing import header, row, timed  # noqa: E402
 
 import gradbook  # noqa: E402
 from gradbook.viz import GraphModel, animate, record_backward  # noqa: E402
@@ -35,25 +35,6 @@ def chain(x: gradbook.Tensor) -> gradbook.Tensor:
     for _ in range(24):
         x = (x * 1.01).tanh()
     return 2 * x  # 49 ops and the leaf: 50 nodes
-
-
-def timed(fn, runs: int, setup=None) -> list[float]:
-    times = []
-    for _ in range(runs):
-        if setup is not None:
-            setup()
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return times
-
-
-def row(label: str, times: list[float], target: float | None = None) -> None:
-    med = statistics.median(times)
-    verdict = "" if target is None else ("PASS" if med <= target else "MISS")
-    goal = "" if target is None else f"≤ {target * 1e3:g} ms"
-    low, high = min(times) * 1e3, max(times) * 1e3
-    print(f"| {label:30s} | {med * 1e3:7.2f} ms | {low:8.2f} | {high:8.2f} | {goal:10s} | {verdict:4s} |")
 
 
 def main() -> None:
@@ -72,8 +53,7 @@ def main() -> None:
 
     renderer = "dot" if find_renderer("dot") else "graphviz-pure"
     print(f"graph: {nodes} nodes; {runs} runs per row; renderer: {renderer}")
-    print("| what                           |     median |      min |      max | target     |      |")
-    print("|--------------------------------|-----------:|---------:|---------:|------------|------|")
+    header()
     row("record + frames, 50 nodes", timed(record_and_frames, runs), 0.150)
     row("AccumulationLab.backward()", timed(lab.backward, runs, setup=lab.new_graph), 0.150)
     row("AccumulationLab.new_graph()", timed(lab.new_graph, runs))

@@ -16,6 +16,8 @@ from nbclient import NotebookClient
 
 HERE = Path(__file__).resolve().parent
 CHECK = "# NBVAL_CHECK_OUTPUT\n"
+# the seed lesson's first script (kept byte for byte in tests/seed/), after its coding line and import
+SEED_EX1 = "\n".join((HERE.parent / "tests" / "seed" / "ex1.py").read_text().splitlines()[2:])
 
 
 def md(text: str) -> nbformat.NotebookNode:
@@ -58,30 +60,7 @@ PyTorch code, and it prints exactly what PyTorch prints.
 `y.backward()` each time, then does the same once with `z = 2 * x` (dz/dx = 2). Before you run it,
 predict each `print(x.grad)`.
 """),
-    code(
-        """
-x = torch.tensor(2, dtype=torch.float, requires_grad=True)
-y = x * x
-print(y)
-y.backward()
-print(x.grad)
-y = x * x
-print(y)
-y.backward()
-print(x.grad)
-y = x * x
-print(y)
-y.backward()
-print(x.grad)
-z = 2*x
-print(z)
-z.backward()
-print(x.grad)
-z = 2*x
-print(x.grad)
-""",
-        check=True,
-    ),
+    code(SEED_EX1, check=True),  # the seed's ex1.py without its two header lines, word for word
     md("""
 What happened:
 
