@@ -14,6 +14,8 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+from gradbook.exercises.lesson04 import LEAVES_PROGRAM  # the same text the check runs
+
 HERE = Path(__file__).resolve().parent
 CHECK = "# NBVAL_CHECK_OUTPUT\n"
 # the seed lesson's first script (kept byte for byte in tests/seed/), after its coding line and import
@@ -686,23 +688,19 @@ check_graph_chain(build)
 """,
         check=True,
     ),
-    md("""
+    md(
+        """
 Which of a, b, c, d, f have a `.grad` after this program?
 
 ```python
-a = torch.tensor(1.0, requires_grad=True)
-b = torch.tensor(2.0, requires_grad=True)
-c = torch.tensor(3.0)
-d = torch.tensor(4.0, requires_grad=True)
-e = a * c + b.detach() * d
-with torch.no_grad():
-    f = e * d
-e.backward()
-```
+"""
+        + LEAVES_PROGRAM
+        + """```
 
 Follow `next_functions` from `e.grad_fn`: `c` does not require grad, `b.detach()` is a new leaf
 that does not, and `f` is not part of any graph (lesson 06). The worked answer:
-"""),
+"""
+    ),
     code("""
 check_leaves_with_grad({"a", "d"})
 """),

@@ -94,16 +94,23 @@ def check_graph_chain(build: Any) -> None:
     passed(f"Right: your graph is exactly the chain {wanted}.")
 
 
+# The program of the leaves exercise: students read this text, and the check runs this text.
+LEAVES_PROGRAM = """\
+a = torch.tensor(1.0, requires_grad=True)
+b = torch.tensor(2.0, requires_grad=True)
+c = torch.tensor(3.0)
+d = torch.tensor(4.0, requires_grad=True)
+e = a * c + b.detach() * d
+with torch.no_grad():
+    f = e * d
+e.backward()
+"""
+
+
 def _leaves_program() -> dict[str, gradbook.Tensor]:
-    a = gradbook.tensor(1.0, requires_grad=True)
-    b = gradbook.tensor(2.0, requires_grad=True)
-    c = gradbook.tensor(3.0)
-    d = gradbook.tensor(4.0, requires_grad=True)
-    e = a * c + b.detach() * d
-    with gradbook.no_grad():
-        f = e * d
-    e.backward()
-    return {"a": a, "b": b, "c": c, "d": d, "f": f}
+    scope: dict[str, Any] = {"torch": gradbook}
+    exec(LEAVES_PROGRAM, scope)  # our own constant, shown to students word for word
+    return {name: scope[name] for name in ("a", "b", "c", "d", "f")}
 
 
 def _names(answer: Any) -> set[str]:
@@ -128,14 +135,7 @@ def _names(answer: Any) -> set[str]:
 def check_leaves_with_grad(answer: Any) -> None:
     """Which of a, b, c, d, f have a ``.grad`` after this program? Answer with a set of names::
 
-        a = torch.tensor(1.0, requires_grad=True)
-        b = torch.tensor(2.0, requires_grad=True)
-        c = torch.tensor(3.0)
-        d = torch.tensor(4.0, requires_grad=True)
-        e = a * c + b.detach() * d
-        with torch.no_grad():
-            f = e * d
-        e.backward()
+        PROGRAM
 
     >>> check_leaves_with_grad({"c"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -186,3 +186,8 @@ leaves_with_grad = Exercise(
 exercises = (graph_chain_exercise, leaves_with_grad)
 
 __all__ = ["check_graph_chain", "check_leaves_with_grad", "exercises", "graph_chain"]
+
+
+check_leaves_with_grad.__doc__ = check_leaves_with_grad.__doc__.replace(
+    "PROGRAM", LEAVES_PROGRAM.strip().replace("\n", "\n        ")
+)

@@ -15,6 +15,8 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from gradbook.exercises.lesson04 import LEAVES_PROGRAM  # the same text the check runs
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -399,22 +401,18 @@ assert graph_chain(build(_x)) == ["AccumulateGrad", "ExpBackward0", "MulBackward
 ### END HIDDEN TESTS
 """,
     ),
-    text("""
+    text(
+        """
 ## Question 4 (1 point)
 
 Which of `a, b, c, d, f` have a `.grad` after this program? Store their names in the set `leaves`.
 
 ```python
-a = torch.tensor(1.0, requires_grad=True)
-b = torch.tensor(2.0, requires_grad=True)
-c = torch.tensor(3.0)
-d = torch.tensor(4.0, requires_grad=True)
-e = a * c + b.detach() * d
-with torch.no_grad():
-    f = e * d
-e.backward()
-```
-"""),
+"""
+        + LEAVES_PROGRAM
+        + """```
+"""
+    ),
     solution(
         "leaves_answer",
         """
