@@ -14,7 +14,8 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-from gradbook.exercises.lesson04 import LEAVES_PROGRAM  # the same text the check runs
+from gradbook.exercises.lesson01 import ZEROING_PROGRAM  # the same texts the checks run
+from gradbook.exercises.lesson04 import LEAVES_PROGRAM
 
 HERE = Path(__file__).resolve().parent
 CHECK = "# NBVAL_CHECK_OUTPUT\n"
@@ -140,20 +141,18 @@ print(x.grad)
 """,
         check=True,
     ),
-    md("""
+    md(
+        """
 Check your reading of `zero_()` on a program with three kinds of calls (x = 3):
 
 ```python
-x = torch.tensor(3.0, requires_grad=True)
-for _ in range(3):
-    (x * x).backward()
-x.grad.zero_()
-(x ** 3).backward()
-(5 * x).backward()
-```
+"""
+        + ZEROING_PROGRAM
+        + """```
 
 The worked answer: `zero_()` wipes the three calls of 2x, then d(x³)/dx = 3x² and d(5x)/dx = 5 add up.
-"""),
+"""
+    ),
     code("""
 answer = 3 * 3**2 + 5
 check_grad_after_zeroing(answer)

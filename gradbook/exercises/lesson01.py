@@ -20,16 +20,22 @@ import gradbook
 
 from ._checking import Exercise, as_numbers, call_student, close, fail, is_stub, not_attempted, passed, quiet
 
+# The program of the zeroing exercise: students read this text, and the check runs this text.
+ZEROING_PROGRAM = """\
+x = torch.tensor(3.0, requires_grad=True)
+for _ in range(3):
+    (x * x).backward()
+x.grad.zero_()
+(x ** 3).backward()
+(5 * x).backward()
+"""
+
 
 def _after_three_calls_then_zero() -> float:
-    """The program of ``check_grad_after_zeroing``, run by gradbook (the answer is never stored)."""
-    x = gradbook.tensor(3.0, requires_grad=True)
-    for _ in range(3):
-        (x * x).backward()
-    x.grad.zero_()
-    (x**3).backward()
-    (5 * x).backward()
-    return float(x.grad.item())
+    """Run ``ZEROING_PROGRAM`` with gradbook: the answer is computed, never stored."""
+    scope: dict[str, Any] = {"torch": gradbook}
+    exec(ZEROING_PROGRAM, scope)  # our own constant, shown to students word for word
+    return float(scope["x"].grad.item())
 
 
 def check_grad_after_zeroing(answer: Any) -> None:

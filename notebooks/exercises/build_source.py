@@ -15,7 +15,8 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from gradbook.exercises.lesson04 import LEAVES_PROGRAM  # the same text the check runs
+from gradbook.exercises.lesson01 import ZEROING_PROGRAM  # the same texts the checks run
+from gradbook.exercises.lesson04 import LEAVES_PROGRAM
 
 HERE = Path(__file__).resolve().parent
 
@@ -101,20 +102,18 @@ assert abs(float(three_calls) - 12.0) < 1e-6
 ### END HIDDEN TESTS
 """,
     ),
-    text("""
+    text(
+        """
 ## Question 2 (1 point)
 
 `x.grad.zero_()` empties the sum so far. Predict `x.grad` at the end, and store it in `after_zeroing`:
 
 ```python
-x = torch.tensor(3.0, requires_grad=True)
-for _ in range(3):
-    (x * x).backward()
-x.grad.zero_()
-(x ** 3).backward()
-(5 * x).backward()
-```
-"""),
+"""
+        + ZEROING_PROGRAM
+        + """```
+"""
+    ),
     solution(
         "after_zeroing_answer",
         """
