@@ -563,3 +563,17 @@ def test_a_gradient_a_hook_kept_is_not_changed_by_later_accumulation():
     (x * 2).sum().backward()
     (x * 2).sum().backward()
     assert kept[0].tolist() == [2.0, 2.0] and x.grad.tolist() == [4.0, 4.0]
+
+
+def test_changing_a_saved_output_in_place_is_refused():
+    # exp saved its output e^x for its rule; add_(1) changed it, so the rule would be wrong
+    x = leaf([1.0, 2.0])
+    y = x.exp()
+    y.add_(1)
+    with pytest.raises(RuntimeError, match="which is output 0 of Exp, is at version 1; expected version 0"):
+        y.sum().backward()
+    assert x.grad is None
+    z = x * 2  # MulBackward0 saved only the constant: changing z is fine
+    z.add_(1)
+    z.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]

@@ -183,10 +183,11 @@ def test_retain_graph_semantics_match_torch_per_node():
         assert outcome[0] == outcome[1], name
 
 
-@pytest.mark.parametrize("name", ["custom_function.py", "training_lesson.py"])
+@pytest.mark.parametrize("name", ["custom_function.py", "training_lesson.py", "inplace_versions.py"])
 def test_lesson_scripts_print_what_torch_prints(name):
     """Whole lesson-like scripts (a custom Function with its errors; a training loop with
-    nn.Module, cross_entropy, SGD with momentum, detach and no_grad) print torch's text."""
+    nn.Module, cross_entropy, SGD with momentum, detach and no_grad; saved inputs and outputs
+    changed in place) print torch's text."""
     import subprocess
     import sys
     from pathlib import Path

@@ -77,7 +77,8 @@ class Node:
     saves: ClassVar[tuple[str, ...]] = ()  # what backward needs, freed without retain_graph
     _pre_hooks: dict[int, Callable] | None = None  # tensor hooks of the op's output
     _freed = False  # saved tensors released by a backward without retain_graph
-    _versions: tuple | list = ()  # (saved input, its version when saved)
+    _versions: tuple | list = ()  # (saved input, its version and its grad_fn when saved)
+    _result_ref: Any = None  # a weak reference to the output, for a node that saved it (version 0)
     _retains: weakref.ref | None = None  # the output tensor, when it called retain_grad()
 
     def name(self) -> str:
@@ -98,11 +99,14 @@ class Node:
             self._pre_hooks = {}
         return self._pre_hooks
 
-    def _stale(self) -> tuple[Tensor, int] | None:
-        """A saved tensor changed in place since it was saved, with the version it had then."""
-        for t, version in self._versions:
+    def _stale(self) -> tuple[Tensor, int, Node | None] | None:
+        """A saved tensor changed in place since it was saved: it, and its version and grad_fn then."""
+        for t, version, creator in self._versions:
             if t._version != version:
-                return t, version
+                return t, version, creator
+        out = self._result_ref() if self._result_ref is not None else None
+        if out is not None and out._version != 0:
+            return out, 0, self
         return None
 
     def _check_saved_versions(self) -> None:
@@ -175,7 +179,11 @@ class Function(Node):
         if _State.enabled:
             for t in tensors:
                 if t.requires_grad:
-                    return Tensor._make(out, cls._record(tensors, params, out))
+                    node = cls._record(tensors, params, out)
+                    result = Tensor._make(out, node)
+                    if node._result_ref is not None:  # it saved its output: watch it for in-place changes
+                        node._result_ref = weakref.ref(result)
+                    return result
         return Tensor._make(out)
 
     @classmethod
@@ -198,9 +206,10 @@ class Function(Node):
         if cls._saved_inputs:
             for name, i in cls._saved_inputs:
                 d[name] = tensors[i]
-            d["_versions"] = [(tensors[i], tensors[i]._version) for _, i in cls._saved_inputs]
+            d["_versions"] = [(tensors[i], tensors[i]._version, tensors[i].grad_fn) for _, i in cls._saved_inputs]
         if "result" in cls.saves:
             d["_result"] = out
+            d["_result_ref"] = True  # apply() puts a weak reference to the output tensor here
         return node
 
     @property
@@ -262,11 +271,12 @@ class Function(Node):
             d["_freed"] = True
 
 
-def _version_error(t: Tensor, version: int) -> None:
+def _version_error(t: Tensor, version: int, creator: Node | None) -> None:
+    """torch's error for a saved tensor changed in place; ``creator`` made it (None for a leaf)."""
     kind = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
     what = f"[gradbook.{kind.get(t._array.dtype.name, '')}Tensor [{', '.join(map(str, t.shape))}]]"
-    if t.grad_fn is not None:
-        what += f", which is output 0 of {re.sub(r'Backward[0-9]*$', '', t.grad_fn.name())},"  # torch: "of Mul"
+    if creator is not None:  # torch names the op without "Backward0": "output 0 of Exp"
+        what += f", which is output 0 of {re.sub(r'Backward[0-9]*$', '', creator.name())},"
     raise RuntimeError(
         "one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: {what} is at version {t._version}; expected version {version} "
@@ -473,7 +483,7 @@ def _discover(root_nodes: list[Node]) -> tuple[dict[Node, int], list[Node], list
     broken: list[Node] = []
     while stack:
         node = stack.pop()
-        if node._freed or (node._versions and node._stale()):
+        if node._freed or ((node._versions or node._result_ref is not None) and node._stale()):
             broken.append(node)
         for fn, _ in node.next_functions:
             if fn is not None:
