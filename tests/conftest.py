@@ -31,6 +31,15 @@ def run_as_torch(tmp_path):
     return run
 
 
+def chain(ops):
+    """A graph of ``ops`` ops in a line (``* 1.001 + 0.5`` repeated) from one leaf."""
+    x = gradbook.tensor(1.0, requires_grad=True)
+    y = x
+    for _ in range(ops // 2):
+        y = y * 1.001 + 0.5
+    return y
+
+
 def value(t):
     """The numbers in a tensor, as a float64 NumPy array (for comparisons in tests)."""
     return np.asarray(t.detach().numpy(), dtype=np.float64)

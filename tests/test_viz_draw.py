@@ -9,7 +9,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, chain
 
 import gradbook
 from gradbook import nn
@@ -363,14 +363,6 @@ def test_same_program_same_dot_bytes_across_processes():
 
 
 # ---------------------------------------------------------------- large graphs
-
-
-def chain(ops):
-    x = gradbook.tensor(1.0, requires_grad=True)
-    y = x
-    for _ in range(ops // 2):
-        y = y * 1.001 + 0.5
-    return y
 
 
 def test_graph_below_max_nodes_is_drawn_in_full():

@@ -5,6 +5,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from conftest import chain
 
 import gradbook
 from gradbook.viz import render
@@ -23,14 +24,6 @@ def renderers():
         )
         for name in RENDERERS
     ]
-
-
-def chain(ops):
-    x = gradbook.tensor(1.0, requires_grad=True)
-    y = x
-    for _ in range(ops // 2):
-        y = y * 1.001 + 0.5
-    return y
 
 
 def every_kind_of_drawing():

@@ -343,7 +343,7 @@ def run_backward(
     root_nodes = [t.grad_fn or t._grad_accumulator() for t in roots]
 
     # 1. discover the graph and count each node's incoming edges
-    deps, order, broken = _discover(root_nodes)
+    deps, _, broken = _discover(root_nodes)
 
     # 2. with inputs=, keep only the nodes that lead to one of them
     targets: dict[Node, int] = {}
