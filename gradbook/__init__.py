@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import typing as _typing
 
-from . import autograd
+from . import autograd, ops
+from ._dtypes import Size, bool, dtype, float16, float32, float64, int32, int64
 from ._factories import (
     arange,
+    as_tensor,
     empty,
     eye,
+    from_numpy,
     full,
     full_like,
     linspace,
@@ -33,6 +36,7 @@ from ._factories import (
     randn,
     randn_like,
     randperm,
+    tensor,
     zeros,
     zeros_like,
 )
@@ -83,31 +87,18 @@ from ._functions import (
     unsqueeze,
     where,
 )
-from ._ops import where as _where  # noqa: F401
 from ._printing import get_printoptions, set_printoptions
-from ._tensor import (
-    Size,
-    Tensor,
-    as_tensor,
-    bool,
-    double,
-    dtype,
-    float,
-    float16,
-    float32,
-    float64,
-    from_numpy,
-    half,
-    int,
-    int32,
-    int64,
-    long,
-    tensor,
-)
 from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .tensor import Tensor  # first: everything else builds on it (tensor.py's last line imports the rest)
 
 if _typing.TYPE_CHECKING:
     from .viz.draw import GraphDrawing  # imported on the first draw(): graphviz is not needed before
+
+float = float32  # noqa: A001  (torch.float)
+double = float64
+half = float16
+long = int64
+int = int32  # noqa: A001  (torch.int)
 
 __version__ = "0.1.0"
 

@@ -1,4 +1,4 @@
-"""Tensor factories (ones, zeros, arange, randn, ...) and the random seed, as in torch."""
+"""Making tensors: ``tensor()`` and the factories (ones, zeros, arange, randn, ...), and the seed."""
 
 from __future__ import annotations
 
@@ -7,9 +7,62 @@ from typing import Any
 
 import numpy as np
 
-from ._tensor import Tensor, _new_leaf, _to_dtype, float32, int64
+from ._dtypes import DTYPES, float32, int64
+from ._dtypes import to_dtype as _to_dtype
+from .tensor import Tensor
 
 _rng = np.random.default_rng(0)
+
+
+def tensor(data: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+    """Make a leaf tensor from a number, a (nested) list, a NumPy array or a tensor (copied).
+
+    Python floats become float32 (torch's default), ints int64, bools bool; a NumPy array keeps
+    its dtype.
+
+    >>> import gradbook as torch
+    >>> torch.tensor([2, 3, 4], dtype=torch.float, requires_grad=True)
+    tensor([2., 3., 4.], requires_grad=True)
+    """
+    if isinstance(data, Tensor):
+        array = data._array.copy()
+    else:
+        array = np.array(data)
+        if not isinstance(data, np.ndarray) and array.dtype.kind == "f":
+            array = array.astype(np.float32)
+    if dtype is not None:
+        array = array.astype(_to_dtype(dtype).numpy)
+    elif array.dtype not in DTYPES:
+        kind = array.dtype.kind
+        if kind in "iu":
+            array = array.astype(np.int64)
+        elif kind == "f":
+            array = array.astype(np.float32)
+        else:
+            raise TypeError(f"can't convert {type(data).__name__} of dtype {array.dtype} to a tensor")
+    return _new_leaf(array, requires_grad)
+
+
+def _new_leaf(array: np.ndarray, requires_grad: builtins.bool) -> Tensor:
+    """A leaf made by a factory: torch words the integer error differently than requires_grad_()."""
+    t = Tensor._make(array)
+    if requires_grad:
+        if array.dtype.kind != "f":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t.requires_grad = True
+    return t
+
+
+def as_tensor(data: Any, dtype: Any = None) -> Tensor:
+    """Like ``tensor``, but returns a tensor unchanged (or converted) instead of copying it."""
+    if isinstance(data, Tensor):
+        return data if dtype is None else data.to(dtype)
+    return tensor(data, dtype)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor sharing memory with a NumPy array."""
+    return Tensor._make(array)
 
 
 def manual_seed(seed: builtins.int) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
-from ._ops import cat, dot, stack, where  # noqa: F401
-from ._tensor import Tensor
+from ._dispatch import cat, dot, stack, where  # noqa: F401
+from .tensor import Tensor
 
 abs = Tensor.abs  # noqa: A001
 add = Tensor.add

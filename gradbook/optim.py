@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ._tensor import Tensor
 from .autograd.grad_mode import no_grad
+from .tensor import Tensor
 
 
 class SGD:

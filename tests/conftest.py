@@ -40,6 +40,22 @@ def chain(ops):
     return y
 
 
+def watch_order(root):
+    """A list that fills, as the engine runs the graph of ``root``, with the nodes' names.
+
+    It uses node pre-hooks (``Node.register_prehook``), so it watches gradbook and torch alike.
+    """
+    order, seen, stack = [], set(), [root.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        node.register_prehook(lambda g, node=node: order.append(node.name()))
+        stack.extend(fn for fn, _ in node.next_functions)
+    return order
+
+
 def value(t):
     """The numbers in a tensor, as a float64 NumPy array (for comparisons in tests)."""
     return np.asarray(t.detach().numpy(), dtype=np.float64)

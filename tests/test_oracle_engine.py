@@ -4,9 +4,9 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import watch_order
 
 import gradbook
-from gradbook.autograd import graph
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.oracle
@@ -22,30 +22,13 @@ def build(lib, x0):
     return b, (x, w)
 
 
-def watch_torch_order(root):
-    """A list that fills, as torch's engine runs the graph of ``root``, with the nodes' names
-    (observed through node pre-hooks)."""
-    order, seen, stack = [], set(), [root.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        node.register_prehook(lambda g, node=node: order.append(node.name()))
-        stack.extend(fn for fn, _ in node.next_functions)
-    return order
-
-
 def test_execution_order_matches_torch():
     root = build(torch, [0.3, -0.7])[0]
-    expected = watch_torch_order(root)
+    expected = watch_order(root)
     root.backward()
-    order = []
-    graph._observer = lambda event, node, *d: order.append(node.name()) if event == "enter" else None
-    try:
-        build(gradbook, [0.3, -0.7])[0].backward()
-    finally:
-        graph._observer = None
+    mine = build(gradbook, [0.3, -0.7])[0]
+    order = watch_order(mine)
+    mine.backward()
     assert order == expected
 
 
@@ -209,7 +192,7 @@ def test_refused_second_backward_names_the_node_where_torch_fails():
         return y
 
     y_t = build_twice(torch)
-    ran = watch_torch_order(y_t)
+    ran = watch_order(y_t)
     with pytest.raises(RuntimeError):
         y_t.backward()
     y_g = build_twice(gradbook)

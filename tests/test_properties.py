@@ -175,12 +175,12 @@ def test_second_derivatives_pass_gradcheck():
     assert gradcheck(first_derivative, (x,))
 
 
-class WrongSquare(torch.autograd.Function):
+class WrongSquare(torch.ops.Op):
     """x² with a deliberately wrong rule (x instead of 2x): gradcheck must notice."""
 
     forward = staticmethod(lambda a: a * a)
-    vjps = (lambda n, g, x: g * x,)
     saves = ("self",)
+    rules = {"∂out/∂self = self (wrong: it is 2·self)": lambda n, g, x: g * x}
 
 
 def test_gradcheck_catches_a_wrong_rule_with_a_message_for_students():

@@ -7,9 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from . import graph
+from ..tensor import Tensor
+from . import engine, graph
+from .engine import AccumulateGrad, Node
+from .function import Function
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .graph import AccumulateGrad, Function, Node, run_backward
 
 __all__ = [
     "AccumulateGrad",
@@ -30,15 +32,11 @@ __all__ = [
 def _as_list(x: Any) -> list:
     if x is None:
         return []
-    from .._tensor import Tensor
-
     return [x] if isinstance(x, Tensor) else list(x)
 
 
 def _make_grads(outputs: list, grads: list, caller: str) -> list:
     """Check the seeds v of vᵀJ and fill in v = 1 for one-element outputs, as torch does."""
-    from .._tensor import Tensor
-
     if len(grads) != len(outputs):
         raise RuntimeError(f"{caller}: got {len(grads)} tensors and {len(outputs)} gradients")
     result = []
@@ -86,10 +84,6 @@ def backward(
     tensor([4., 6., 8.])
     """
     keep = create_graph if retain_graph is None else retain_graph
-    if grad_tensors is None and inputs is None and getattr(tensors, "grad_fn", None) and tensors._array.size == 1:
-        # the common case, loss.backward(): the only seed is the implicit 1
-        run_backward([tensors], [graph.Tensor._make(np.ones_like(tensors._array))], keep, create_graph)
-        return
     outputs = _as_list(tensors)
     grads = _as_list(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
     seeds = _make_grads(outputs, grads, "backward")
@@ -104,7 +98,7 @@ def backward(
         for t in only:
             if t.grad_fn is not None:
                 t.retain_grad()
-    run_backward(outputs, seeds, keep, create_graph, inputs=only)
+    engine.backward(outputs, seeds, keep, create_graph, inputs=only)
 
 
 def grad(
@@ -135,14 +129,14 @@ def grad(
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     keep = create_graph if retain_graph is None else retain_graph
     if not allow_unused:
-        reachable = graph.reachable([t.grad_fn or t._grad_accumulator() for t in outs])
+        reachable = engine.discover([t.grad_fn or t._grad_accumulator() for t in outs])[0]
         for i, t in enumerate(ins):
             if (t.grad_fn or t._grad_accumulator()) not in reachable:
                 raise RuntimeError(
                     f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
                     "Set allow_unused=True if this is the desired behavior."
                 )
-    captured = run_backward(outs, seeds, keep, create_graph, inputs=ins, accumulate=False)
+    captured = engine.backward(outs, seeds, keep, create_graph, inputs=ins, accumulate=False)
     return tuple(c if c is None or create_graph else c.detach() for c in captured)
 
 
@@ -169,8 +163,6 @@ def gradcheck(
     >>> torch.autograd.gradcheck(lambda x: (x * x.sin()).sum(), (x,))
     True
     """
-    from .._tensor import Tensor
-
     given = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     args = [
         Tensor._make(t._array.astype(np.float64)).requires_grad_(t.requires_grad)

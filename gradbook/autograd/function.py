@@ -23,8 +23,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._messages import FREED_ERROR
+from ..tensor import Tensor
+from .engine import Node, creation_order
 from .grad_mode import _State, no_grad
-from .graph import FREED_ERROR, Node, _creation_order
+
+
+class Function:
+    """The base of a user-written differentiable function, as ``torch.autograd.Function``.
+
+    Define ``forward(ctx, *args)`` and ``backward(ctx, *grad_outputs)`` as static methods and call
+    ``YourFunction.apply(*args)``. Built-in ops are not ``Function`` instances (as in torch).
+    """
+
+    @staticmethod
+    def forward(ctx: Any, *args: Any) -> Any:
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom autograd.Function to use it "
+            "with backward mode AD."
+        )
+
+    @classmethod
+    def apply(cls, *args: Any) -> Any:
+        """Run ``forward`` without recording, then record one node whose backward is yours."""
+        return apply_custom(cls, *args)
 
 
 class BackwardCFunction(Node):
@@ -47,7 +73,8 @@ class BackwardCFunction(Node):
     def saved_tensors(self) -> tuple:
         if self._saved is None:
             raise RuntimeError(FREED_ERROR)
-        self._check_saved_versions()
+        if self.stale():
+            raise self.version_error()
         return self._saved
 
     def mark_non_differentiable(self, *tensors: Any) -> None:
@@ -56,7 +83,7 @@ class BackwardCFunction(Node):
     def set_materialize_grads(self, value: bool) -> None:
         pass
 
-    def _run(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
+    def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
         grads = self._function.backward(self, Tensor._make(grad) if fast else grad)
         grads = grads if isinstance(grads, tuple) else (grads,)
         if len(grads) != len(self._arg_is_tensor):
@@ -83,7 +110,7 @@ class BackwardCFunction(Node):
             out = [None if g is None else g._array for g in out]
         return out, [False] * len(out)  # the user's tensors may be held elsewhere: never kept as .grad
 
-    def _release(self) -> None:
+    def release(self) -> None:
         if self._saved:
             self._saved = None
             self._freed = True
@@ -104,14 +131,10 @@ def apply_custom(cls: Any, *args: Any) -> Any:
         return out
     if not isinstance(out, Tensor):
         raise TypeError(f"{cls.__name__}.forward must return a Tensor, got {type(out).__name__}")
-    ctx._seq = next(_creation_order)
-    ctx._priority = -ctx._seq
+    ctx._seq = next(creation_order)
     ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
     ctx.next_functions = tuple(
         ((t.grad_fn or t._grad_accumulator()), 0) if t.requires_grad else (None, 0) for t in tensors
     )
     ctx._meta = [(t._array.shape, t._array.dtype) for t in tensors]
     return Tensor._make(out._array, ctx)
-
-
-from .._tensor import Tensor  # noqa: E402

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .. import _factories
-from .._tensor import Tensor
+from ..tensor import Tensor
 from . import functional
 
 __all__ = [
@@ -31,7 +31,8 @@ class Parameter(Tensor):
     __slots__ = ()
 
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
-        p = cls._make((data if data is not None else _factories.empty(0))._array)
+        p = Tensor._make((data if data is not None else _factories.empty(0))._array)
+        p.__class__ = cls  # the same slots: a Parameter is a Tensor that a Module registers
         return p.requires_grad_(requires_grad)
 
     def __repr__(self) -> str:

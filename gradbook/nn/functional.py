@@ -6,8 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import _ops
-from .._tensor import Tensor
+from .. import _dispatch, ops
+from .._dtypes import scalar_name
+from ..tensor import Tensor
 
 
 def relu(input: Tensor) -> Tensor:  # noqa: A002
@@ -40,9 +41,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """
     if bias is not None:
         if input.ndim == 2:
-            return _ops.addmm(bias, input, weight.t())
+            return _dispatch.addmm(bias, input, weight.t())
         if input.ndim == 3 or bias.ndim == 1:
-            flat = _ops.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+            flat = _dispatch.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
             return flat.view(*input.shape[:-1], flat.shape[-1])
     out = input @ weight.t()
     return out + bias if bias is not None else out
@@ -52,7 +53,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
     """Mean squared error: mean((input - target)²) (or ``sum``, or ``none``)."""
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    target = _ops._lift(target, input)
+    target = _dispatch.lift(target, input)
     if input._array.shape != target._array.shape:
         import warnings
 
@@ -62,11 +63,11 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
             UserWarning,
             stacklevel=2,
         )
-        _ops._broadcast_check(input._array.shape, target._array.shape)
+        _dispatch.broadcast_check(input._array.shape, target._array.shape)
         shape = np.broadcast_shapes(input._array.shape, target._array.shape)  # as torch.broadcast_tensors
         input = input.expand(shape) if input._array.shape != shape else input
         target = target.expand(shape) if target._array.shape != shape else target
-    return _ops.MseLossBackward0.apply(input, target, reduction=reduction)
+    return ops.MseLossBackward0.apply(input, target, reduction=reduction)
 
 
 def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean", ignore_index: int = -100) -> Tensor:  # noqa: A002
@@ -77,9 +78,7 @@ def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean", ignore_inde
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
     if target._array.dtype not in (np.int64, np.uint8):
-        raise RuntimeError(
-            f"expected target dtype to be Long or Byte, but got {_ops._SCALAR_TYPE[target._array.dtype.name]}"
-        )
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {scalar_name(target._array.dtype)}")
     if target.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if input.ndim not in (1, 2):
@@ -91,7 +90,7 @@ def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean", ignore_inde
     bad = (target._array != ignore_index) & ((target._array < 0) | (target._array >= classes))
     if bad.any():
         raise IndexError(f"Target {int(target._array[bad][0])} is out of bounds.")
-    return _ops.NllLossBackward0.apply(input, target=target, reduction=reduction, ignore_index=ignore_index)
+    return ops.NllLossBackward0.apply(input, target=target, reduction=reduction, ignore_index=ignore_index)
 
 
 def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean", ignore_index: int = -100) -> Tensor:  # noqa: A002

@@ -20,9 +20,7 @@ from typing import Any
 import graphviz
 import numpy as np
 
-from .._printing import format_tensor
-from .._tensor import Tensor
-from ..autograd.graph import Function
+from .. import Tensor, from_numpy
 from .model import GraphModel, GraphNode, caller_tensors
 from .render import render
 
@@ -111,7 +109,7 @@ class GraphDrawing(graphviz.Digraph):
 
 def _torch_body(array: np.ndarray, dtype: str) -> str:
     """What torch prints inside ``tensor(...)``, without the dtype suffix (shown on its own row)."""
-    text = format_tensor(array, dtype)[len(_PREFIX) : -1]
+    text = repr(from_numpy(np.asarray(array, dtype=dtype)))[len(_PREFIX) : -1]
     text = _SUFFIX.sub("", text)
     pad = " " * len(_PREFIX)
     return "\n".join(line.removeprefix(pad) for line in text.split("\n"))
@@ -186,13 +184,19 @@ class _Label:
         return f"<{_TABLE}{''.join(self.rows)}</TABLE>>"
 
 
+def values(t: Any) -> np.ndarray:
+    """A tensor's values as a NumPy array (shared memory), through the public API."""
+    return t.detach().numpy()
+
+
 def _tensor_rows(label: _Label, t: Tensor, show: frozenset[str], grad: bool) -> None:
-    array = t._array
+    array = values(t)
     text, summarised = value_text(array)
     if "data" in show:
         label.row("data", text)
     if grad and "grad" in show:
-        label.row("grad", "None" if t._grad is None else value_text(t._grad._array)[0])
+        g = t.grad if t.is_leaf or t.retains_grad else None
+        label.row("grad", "None" if g is None else value_text(values(g))[0])
     if ("shape" in show and array.ndim > 0) or ("data" in show and summarised):
         label.row("shape", _shape_text(array), mono=False)
 
@@ -208,7 +212,7 @@ def _saved_value(node: Any, name: str) -> Tensor | None:
 
 def _input_names(node: Any) -> tuple[str, ...] | None:
     """torch's argument names for the node's inputs (``self``, ``other``), when they line up."""
-    names = getattr(type(node), "inputs", None) if isinstance(node, Function) else None
+    names = getattr(type(node), "inputs", None)  # gradbook's ops name them (torch's nodes do not)
     if names is None or len(names) != len(node.next_functions):
         return None
     return tuple(names)
@@ -460,9 +464,9 @@ def _constant(
         label.title(name, bold=True)
     label.title("constant", small=value is not None or (name is not None and "names" in show))
     if value is not None and "data" in show:
-        label.row("data", value_text(value._array)[0])
-        if "shape" in show and value._array.ndim > 0:
-            label.row("shape", _shape_text(value._array), mono=False)
+        label.row("data", value_text(values(value))[0])
+        if "shape" in show and value.ndim > 0:
+            label.row("shape", _shape_text(values(value)), mono=False)
     colour = ROLE_COLOURS["constant"][0]
     g.node(key, label.html(), id=key, fillcolor=colour, style="rounded,filled,dashed", **{"class": "constant"})
     arg_names = _input_names(node.node)
@@ -570,7 +574,7 @@ def draw(
     sources = [_name_source(names or {})]
     if stacklevel > 0:
         sources.append(caller_tensors(stacklevel + 1))
-    model = GraphModel.from_roots(*roots)
+    model = GraphModel.from_roots(*roots, tensors=[t for source in sources for t in source.values()])
     node_names, outputs = _names_for(model, sources)
     g = draw_model(
         model, names=node_names, outputs=outputs, show=show, rankdir=rankdir, legend=legend, max_nodes=max_nodes

@@ -10,17 +10,14 @@ engine.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
-from ..autograd import graph
-from ..autograd.graph import AccumulateGrad, Function, Node
-from .model import GraphModel, caller_names
+from .. import Tensor, autograd
+from .model import GraphModel, caller_names, caller_tensors, is_leaf_node, saved_state
 
 
 @dataclass(frozen=True)
@@ -101,34 +98,31 @@ class BackwardRecording:
         return f"BackwardRecording({len(self.steps)} steps, {len(self.nodes)} nodes{status})"
 
 
-def local_rule(node: Node, slot: int) -> str:
-    """The local derivative an op applies for input ``slot``, from its docstring's math.
+def local_rule(node: Any, slot: int) -> str:
+    """The local derivative an op applies for input ``slot``: the text its rule carries.
 
     >>> import gradbook as torch
     >>> x = torch.tensor(2.0, requires_grad=True)
     >>> local_rule((x * 3).grad_fn, 0)
     '∂out/∂self = other'
     """
-    cls = type(node)
-    if isinstance(node, AccumulateGrad):
+    if is_leaf_node(node):
         return "grad += upstream"
-    if not isinstance(node, Function):
-        return f"{cls.__name__}: backward()"
-    doc = " ".join((cls.__doc__ or "").split("\n\n")[0].split())
-    inputs = cls.inputs
-    name = inputs[slot] if slot < len(inputs) else None
-    if name is not None:
-        m = re.search(rf"(∂out/∂{name}\s*=\s*.+?)(?:,\s+∂|\.\s|\.$|$)", doc)
-        if m:
-            return m.group(1).strip()
-    after = doc.split(";", 1)
-    return after[1].strip().rstrip(".") if len(after) == 2 else doc
+    texts = list(getattr(type(node), "rules", None) or ())
+    if not texts:  # a custom autograd.Function
+        return f"{type(node).__name__}: backward()"
+    return texts[slot] if slot < len(texts) else texts[-1]  # a variadic op (cat): one rule for each input
 
 
 def _copy(value: Any) -> np.ndarray | None:
     if value is None:
         return None
-    return np.array(value._array if isinstance(value, Tensor) else value, copy=True)
+    return np.array(value.detach().numpy() if isinstance(value, Tensor) else value, copy=True)
+
+
+def _grad_of(t: Any) -> Any:
+    """``t.grad`` where backward fills it (a leaf, or a tensor that called retain_grad)."""
+    return t.grad if t.is_leaf or t.retains_grad else None
 
 
 def _snapshot(model: GraphModel, names: dict[int, str]) -> list[dict[str, Any]]:
@@ -145,9 +139,9 @@ def _snapshot(model: GraphModel, names: dict[int, str]) -> list[dict[str, Any]]:
                 "rules": [local_rule(n.node, i) if n.node is not None else "" for i in range(len(n.inputs))],
                 "is_root": n.is_root,
                 "retains_grad": n.retains_grad,
-                "shape": tuple(t._array.shape) if t is not None else None,
+                "shape": tuple(t.shape) if t is not None else None,
                 "data": _copy(t),
-                "grad": _copy(t._grad) if t is not None else None,
+                "grad": _copy(_grad_of(t)) if t is not None else None,
                 "freed": n.freed,
                 "saves": n.saves,
             }
@@ -156,53 +150,79 @@ def _snapshot(model: GraphModel, names: dict[int, str]) -> list[dict[str, Any]]:
 
 
 class _Recorder:
-    """The engine's observer during one call: turns its events into Steps."""
+    """Node hooks on every node of the graph (torch's ``register_prehook`` / ``register_hook``):
+    each node's post-hook becomes a Step; fan-in sums are tracked from the contributions."""
 
     def __init__(self, model: GraphModel) -> None:
         self.model = model
         self.steps: list[Step] = []
         self.before: np.ndarray | None = None  # a leaf's .grad when its AccumulateGrad starts
-        self.error_node: str | None = None
+        self.upstream: Any = None
+        self.running: str | None = None  # the node whose pre-hook ran last, until its post-hook
+        self.pending: dict[str, np.ndarray] = {}  # the gradient summed so far for each node
+        self.handles: list[Any] = []
+        for n in model.nodes:
+            if n.node is not None:
+                self.handles.append(n.node.register_prehook(lambda go, n=n: self._enter(n, go)))
+                self.handles.append(n.node.register_hook(lambda gi, go, n=n: self._exit(n, gi)))
+            elif n.kind == "leaf":  # a leaf passed as a root: its AccumulateGrad is the engine's own
+                self.handles.append(n.tensor.register_hook(lambda g, n=n: self._enter(n, (g,))))
 
-    def __call__(self, event: str, node: Node, *data: Any) -> None:
-        key = self.model.key_of(node)
-        if event == "enter":
-            variable = node.variable if isinstance(node, AccumulateGrad) else None
-            self.before = _copy(variable._grad) if variable is not None else None
-        elif event == "sum":  # sent while the last step hands out its contributions
-            old, added, total = data
-            last = self.steps[-1]
-            self.steps[-1] = replace(last, sums=last.sums + (FanIn(key, _copy(old), _copy(added), _copy(total)),))
-        elif event == "exit":
-            grad, outs = data
-            self._close(node, key, grad, outs)
-        elif event == "error":
-            self.error_node = key
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
 
-    def _close(self, node: Node, key: str, grad: Any, outs: list) -> None:
-        leaf = isinstance(node, AccumulateGrad)
-        edges = tuple(
-            EdgeFlow(
-                slot=i,
-                target=self.model.key_of(fn) if fn is not None else None,
-                rule=local_rule(node, i),
-                contribution=_copy(out) if fn is not None else None,
-            )
-            for i, ((fn, _), out) in enumerate(zip(node.next_functions, outs))
-        )
+    def _enter(self, n: Any, grad_outputs: tuple) -> None:
+        self.running = n.key
+        self.pending.pop(n.key, None)
+        self.upstream = _copy(grad_outputs[0])
+        self.before = _copy(n.tensor.grad) if n.kind == "leaf" else None
+
+    def _exit(self, n: Any, grad_inputs: tuple) -> None:
+        leaf = n.kind == "leaf"
+        edges, sums = [], []
+        for (target, slot), out in zip(n.inputs, grad_inputs if not leaf else ()):
+            contribution = _copy(out) if target is not None else None
+            edges.append(EdgeFlow(slot=slot, target=target, rule=local_rule(n.node, slot), contribution=contribution))
+            if target is None or contribution is None:
+                continue
+            if target in self.pending:  # two paths meet here: the engine adds them
+                before = self.pending[target]
+                total = before + contribution
+                sums.append(FanIn(target, before, contribution, total))
+                self.pending[target] = total
+            else:
+                self.pending[target] = contribution
         self.steps.append(
             Step(
                 index=len(self.steps),
-                key=key,
-                name=type(node).__name__,
+                key=n.key,
+                name=n.label,
                 kind="leaf" if leaf else "op",
-                upstream=_copy(grad),
-                edges=edges,
+                upstream=self.upstream,
+                edges=tuple(edges),
+                sums=tuple(sums),
                 grad_before=self.before if leaf else None,
-                grad_after=_copy(node.variable._grad) if leaf else None,
-                freed=tuple(node.saves) if getattr(node, "_freed", False) and not leaf else (),
+                grad_after=_copy(n.tensor.grad) if leaf else None,
             )
         )
+        self.running = None
+
+    def finish(self, snapshot: list[dict[str, Any]]) -> list[Step]:
+        """Close a leaf root's step, and mark the saved tensors each step released."""
+        for n in self.model.nodes:
+            if n.node is None and n.kind == "leaf" and self.running == n.key:
+                self._exit(n, ())
+        was_freed = {node["key"]: node["freed"] for node in snapshot}
+        steps = []
+        for step in self.steps:
+            node = self.model[step.key]
+            if step.kind == "op" and not was_freed[step.key]:
+                saves, freed = saved_state(node.node)
+                if freed:
+                    step = replace(step, freed=saves)
+            steps.append(step)
+        return steps
 
 
 def record_backward(
@@ -234,7 +254,7 @@ def record_backward(
     outputs = [y] if isinstance(y, Tensor) else list(y)
     known = caller_names(2)
     known.update({id(t): name for name, t in (names or {}).items()})
-    model = GraphModel.from_roots(*outputs)
+    model = GraphModel.from_roots(*outputs, tensors=[*caller_tensors(2).values(), *(names or {}).values()])
     recording = BackwardRecording(
         nodes=_snapshot(model, known),
         roots=list(model.roots),
@@ -242,22 +262,20 @@ def record_backward(
         create_graph=create_graph,
     )
     recorder = _Recorder(model)
-    previous, graph._observer = graph._observer, recorder
     try:
-        from ..autograd import backward
-
-        backward(outputs, gradient, retain_graph, create_graph, inputs=inputs)
+        autograd.backward(outputs, gradient, retain_graph, create_graph, inputs=inputs)
     except Exception as error:
-        key = recorder.error_node
+        node = getattr(error, "node", None)  # gradbook names the node it refused at, before running any
+        key = model.key_of(node) if node is not None else recorder.running
         recording.error = RecordedError(
             type=type(error).__name__, message=str(error), key=key, name=model[key].label if key else None
         )
-        recording.steps = recorder.steps
+        recording.steps = recorder.finish(recording.nodes)
         error.recording = recording  # type: ignore[attr-defined]
         raise
     finally:
-        graph._observer = previous
-    recording.steps = recorder.steps
+        recorder.remove()
+    recording.steps = recorder.finish(recording.nodes)
     return recording
 
 

@@ -14,7 +14,7 @@ from matplotlib.ticker import MaxNLocator
 
 import gradbook
 
-from .._tensor import Tensor
+from .. import Tensor
 from ..viz import record_backward
 from ..viz.animate import animate, short_value
 from ._common import (

@@ -7,8 +7,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from .. import draw
-from .._tensor import Tensor
+from .. import Tensor, draw
 from ..viz import BackwardRecording, animate, record_backward
 from ..viz.animate import COLOURS, short_value
 from ..viz.model import caller_tensors

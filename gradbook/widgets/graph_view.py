@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import ipywidgets as w
 
-from .. import draw
-from .._tensor import Tensor
+from .. import Tensor, draw
 from ..viz.model import caller_tensors
 from ._common import GRAPH_HEIGHT, STATUS_HEIGHT, StaticFallback, drawing_svg, error_html, guarded, svg_box
 

@@ -9,7 +9,7 @@ import numpy as np
 
 import gradbook
 
-from .._tensor import Tensor
+from .. import Tensor
 from ._common import STATUS_HEIGHT, StaticFallback, SvgFigure, error_html, guarded
 
 

@@ -1,0 +1,653 @@
+"""torch's argument rules, off the reading path: what the Tensor methods do before an op runs.
+
+Lifting Python numbers to tensors, dtype promotion, broadcasting errors, which matrix product a
+``@`` is, indexing as a chain of views, and in-place updates with their version counters. Each
+function ends in ``ops.<Op>.apply``; the op table itself is ``ops.py``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import _factories, ops
+from ._dtypes import c_name, promote_types, promoted, rank, scalar_dtype, scalar_name, type_name
+from ._messages import LEAF_INPLACE_ERROR
+from .autograd.grad_mode import _State, no_grad
+from .tensor import Tensor
+
+
+def new_tensor(cls: type, data: Any) -> Tensor:
+    """``torch.Tensor(data)``: a float32 copy of ``data``."""
+    return _factories.tensor(data, dtype=np.float32)
+
+
+def lift(value: Any, like: Tensor) -> Tensor:
+    """A Tensor for ``value``: tensors pass through, numbers take the dtype torch would give."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (builtins.int, builtins.float, np.number, np.bool_)):
+        return Tensor._make(np.array(value, dtype=scalar_dtype(value, like._array.dtype)))
+    return _factories.tensor(value)
+
+
+def broadcast_check(a: tuple, b: tuple) -> None:
+    for i in range(1, min(len(a), len(b)) + 1):
+        if a[-i] != b[-i] and a[-i] != 1 and b[-i] != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({a[-i]}) must match the size of tensor b ({b[-i]}) "
+                f"at non-singleton dimension {max(len(a), len(b)) - i}"
+            )
+
+
+def pair(a: Tensor, b: Any) -> tuple[Tensor, Tensor]:
+    if not isinstance(b, Tensor):
+        b = lift(b, a)
+    if a._array.shape != b._array.shape:
+        broadcast_check(a._array.shape, b._array.shape)
+    return a, b
+
+
+def binary(cls: type[ops.Op], a: Tensor, b: Any, **params: Any) -> Tensor:
+    """``cls.apply(a, b)`` for a broadcasting binary op, with torch's dtype promotion, numbers
+    lifted to tensors and torch's broadcasting error. For two tensors of one dtype it is just
+    ``cls.apply(a, b)``."""
+    if isinstance(b, Tensor) and a._array.dtype is b._array.dtype:
+        try:
+            return cls.apply(a, b, **params)
+        except ValueError:
+            broadcast_check(a._array.shape, b._array.shape)  # raises torch's message
+            raise
+    if not isinstance(b, Tensor):
+        if type(b) is float and a._array.dtype.kind == "f" and not (a.requires_grad and _State.enabled):
+            return Tensor._make(cls.forward(a._array, b, **params))  # NumPy keeps float32 for a Python float
+        b = lift(b, a)
+    try:
+        return _promoting(cls, a, b, **params)
+    except ValueError:
+        broadcast_check(a._array.shape, b._array.shape)  # raises torch's message
+        raise
+
+
+def _promoting(cls: type[ops.Op], a: Tensor, b: Tensor, **params: Any) -> Tensor:
+    """``cls.apply(a, b)`` with its result in torch's promoted dtype."""
+    out = cls.apply(a, b, **params)
+    x, y = a._array, b._array
+    if x.dtype != y.dtype:
+        want = promoted(x, y)
+        if out._array.dtype != want:
+            out._array = out._array.astype(want)
+    return out
+
+
+def add(a: Tensor, b: Any, alpha: Any = 1) -> Tensor:
+    """a + alpha·b, broadcasting."""
+    return binary(ops.AddBackward0, a, b) if alpha == 1 else binary(ops.AddBackward0, a, b, alpha=alpha)
+
+
+def sub(a: Tensor, b: Any, alpha: Any = 1) -> Tensor:
+    """a - alpha·b, broadcasting."""
+    return binary(ops.SubBackward0, a, b) if alpha == 1 else binary(ops.SubBackward0, a, b, alpha=alpha)
+
+
+def rsub(a: Tensor, b: Any) -> Tensor:
+    """b - a: a number minus a tensor is ops.RsubBackward1, a tensor minus a tensor ops.SubBackward0."""
+    if isinstance(b, Tensor):
+        return sub(b, a)
+    return ops.RsubBackward1.apply(a.float() if a._array.dtype.kind != "f" and isinstance(b, float) else a, other=b)
+
+
+def mul(a: Tensor, b: Any) -> Tensor:
+    """a · b elementwise, broadcasting."""
+    return binary(ops.MulBackward0, a, b)
+
+
+def div(a: Tensor, b: Any) -> Tensor:
+    """a / b (true division: integer tensors give float32)."""
+    a, b = pair(a, b)
+    out = ops.DivBackward0.apply(a, b)
+    want = promoted(a._array, b._array)
+    want = want if want.kind == "f" else np.dtype(np.float32)
+    if out._array.dtype != want:
+        out._array = out._array.astype(want)
+    return out
+
+
+def rdiv(a: Tensor, b: Any) -> Tensor:
+    """b / a for a number b: torch records it as reciprocal(a) · b."""
+    if isinstance(b, Tensor):
+        return div(b, a)
+    return mul(ops.ReciprocalBackward0.apply(a), b)
+
+
+def pow(a: Tensor, exponent: Any) -> Tensor:  # noqa: A001
+    """a ** exponent: ops.PowBackward0 for a number exponent, ops.PowBackward1 for a tensor."""
+    if isinstance(exponent, Tensor):
+        return binary(ops.PowBackward1, *pair(a, exponent))
+    if a._array.dtype.kind != "f" and isinstance(exponent, float):
+        a = a.float()
+    return ops.PowBackward0.apply(a, exponent=exponent)
+
+
+def rpow(a: Tensor, base: Any) -> Tensor:
+    """base ** a for a number base (ops.PowBackward2)."""
+    if isinstance(base, Tensor):
+        return pow(base, a)
+    if a._array.dtype.kind != "f":  # an integer base keeps integer exponents integer (2 ** arange)
+        a = a.long() if isinstance(base, (builtins.int, np.integer)) else a.float()
+    return ops.PowBackward2.apply(a, base=base)
+
+
+def compare(ufunc: Any, a: Tensor, b: Any) -> Tensor:
+    """A comparison or logical op: a bool tensor, never recorded."""
+    a, b = pair(a, b)
+    return Tensor._make(ufunc(a._array, b._array))
+
+
+def fill(t: Tensor, value: Any) -> Tensor:
+    """t filled with ``value``, in t's dtype: a number (``fill_``) or a tensor broadcast (``copy_``).
+
+    torch records ``fill_`` with a 0-d tensor as ops.FillBackward3; here any tensor is a copy_.
+    """
+    if not isinstance(value, Tensor):
+        return ops.FillBackward2.apply(t, value=value)
+    shape, src = t._array.shape, value._array.shape
+    if src != shape:
+        broadcast_check(shape, src)
+        if np.broadcast_shapes(shape, src) != shape:
+            full = list(np.broadcast_shapes(shape, src))
+            raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape {full}")
+    return ops.CopyBackwards.apply(t, value)
+
+
+def zero(t: Tensor, _: Any = None) -> Tensor:
+    """t filled with zeros (``zero_``)."""
+    return ops.ZeroBackward0.apply(t)
+
+
+def where(condition: Tensor, input: Any, other: Any) -> Tensor:  # noqa: A002
+    """condition ? input : other, elementwise; the gradient flows to the input that was picked.
+
+    >>> import gradbook as torch
+    >>> x = torch.tensor([-1.0, 2.0])
+    >>> torch.where(x > 0, x, 0.0)
+    tensor([0., 2.])
+    """
+    cond = condition._array if isinstance(condition, Tensor) else np.asarray(condition)
+    like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else Tensor._make(np.float32(0))
+    a, b = lift(input, like), lift(other, like)
+    broadcast_check(cond.shape, a._array.shape)  # torch broadcasts condition, input, other in turn
+    broadcast_check(np.broadcast_shapes(cond.shape, a._array.shape), b._array.shape)
+    out = ops.WhereBackward0.apply(a, b, condition=cond.astype(bool))
+    if a._array.dtype != b._array.dtype:
+        out._array = out._array.astype(promoted(a._array, b._array))
+    return out
+
+
+def clamp(t: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    """Limit values to [min, max]; the gradient is 1 inside and 0 where clipped."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    min, max = (v.item() if isinstance(v, Tensor) else v for v in (min, max))
+    if t._array.dtype.kind != "f" and (isinstance(min, float) or isinstance(max, float)):
+        t = t.float()  # an integer tensor clamped to float bounds gives float32, as in torch
+    return ops.ClampBackward1.apply(t, min=min, max=max)
+
+
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    """Matrix product with torch's dispatch: dot (1-D·1-D), mv (2-D·1-D), mm (2-D·2-D), batched."""
+    b = b if isinstance(b, Tensor) else lift(b, a)
+    x, y = a._array, b._array
+    if x.ndim == 2 and y.ndim == 2 and x.shape[1] == y.shape[0] and x.dtype == y.dtype:
+        return ops.MmBackward0.apply(a, b)  # the common case first: checks below give the errors
+    if x.ndim == 0 or y.ndim == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {x.ndim}D and {y.ndim}D")
+    if x.ndim == 1 and y.ndim == 1:
+        return dot(a, b)
+    if x.ndim == 2 and y.ndim == 1:
+        if x.shape[1] != y.shape[0]:
+            raise RuntimeError(
+                f"size mismatch, got input ({x.shape[0]}), mat ({x.shape[0]}x{x.shape[1]}), vec ({y.shape[0]})"
+            )
+        _same_dtype(x, y, "mv")
+        return ops.MvBackward0.apply(a, b)
+    if x.ndim == 1:
+        if y.ndim > 2 and x.dtype != y.dtype:  # torch folds the product into one mv if a requires grad
+            _same_dtype(*((y, x, "mv") if a.requires_grad else (x, y, "bmm")))
+        out = matmul(a.unsqueeze(0), b)
+        return ops.SqueezeBackward4.apply(out, shape=y.shape[:-2] + y.shape[-1:], dim=out.ndim - 2)
+    if y.ndim == 1:
+        _same_dtype(x, y, "mv")
+        out = matmul(a, b.unsqueeze(1))
+        return ops.SqueezeBackward4.apply(out, shape=x.shape[:-1], dim=out.ndim - 1)
+    if x.shape[-1] != y.shape[-2]:
+        if x.ndim == 2 and y.ndim == 2:
+            _mm_shapes(x, y)
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{x.shape[0]}, {x.shape[-1]}] "
+            f"but got: [{y.shape[0]}, {y.shape[-2]}]."
+        )
+    if x.ndim == 2 and y.ndim == 2:
+        _same_dtype(x, y, "mm")
+        return ops.MmBackward0.apply(a, b)
+    broadcast_check(x.shape[:-2], y.shape[:-2])
+    if x.dtype != y.dtype:  # torch folds the product into one mm for (..., n, k) @ (k, m), and for
+        # (n, k) @ (..., k, m) if a requires grad; otherwise it is a bmm
+        folded = y.ndim == 2 or (x.ndim == 2 and a.requires_grad)
+        _same_dtype(*((x, y, "mm") if y.ndim == 2 else (y, x, "mm") if folded else (x, y, "bmm")))
+    return ops.BmmBackward0.apply(a, b)
+
+
+def dot(a: Tensor, b: Tensor) -> Tensor:
+    """Σᵢ aᵢ bᵢ for two 1-D tensors of the same length."""
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    _same_dtype(a._array, b._array, "dot")
+    if a._array.shape != b._array.shape:
+        n, m = a._array.shape[0], b._array.shape[0]
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number "
+            f"of elements, but got {n} and {m} elements respectively"
+        )
+    return ops.DotBackward0.apply(a, b)
+
+
+def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+    """bias + mat1 @ mat2 as one node (``F.linear``), with torch's checks."""
+    b, x, y = bias._array, mat1._array, mat2._array
+    d = y.dtype
+    if b.dtype != d or x.dtype != d or x.shape[1] != y.shape[0] or (b.shape != y.shape[1:] and b.ndim):
+        if b.dtype != d:
+            t1, t2 = scalar_name(b.dtype), scalar_name(d)
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got {t1} and {t2}")
+        _same_dtype(x, y, "addmm")
+        _mm_shapes(x, y)
+        _expanded_shape(b.shape, (x.shape[0], y.shape[1]))  # raises torch's message if bias does not fit
+    return ops.AddmmBackward0.apply(bias, mat1, mat2)
+
+
+def _same_dtype(x: np.ndarray, y: np.ndarray, op: str) -> None:
+    """Matrix products do not promote dtypes: torch refuses float32 @ float64, with these messages."""
+    if x.dtype == y.dtype:
+        return
+    t1, t2 = scalar_name(x.dtype), scalar_name(y.dtype)
+    if op == "dot":
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {t1} and {t2}")
+    if op == "mv":  # x is the matrix, y the vector
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {t2}, {t1}, and {t2}")
+    if op == "bmm":
+        raise RuntimeError(f"expected scalar type {t1} but found {t2}")
+    if op == "addmm":  # x is mat1, y is mat2
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {t1} and {t2}")
+    c1, c2 = c_name(x.dtype), c_name(y.dtype)
+    raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {c1} != {c2}")
+
+
+def _mm_shapes(x: np.ndarray, y: np.ndarray) -> None:
+    """torch's check that two matrices can be multiplied."""
+    if x.shape[1] != y.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]} and {y.shape[0]}x{y.shape[1]})"
+        )
+
+
+def check_dim(d: int, ndim: int) -> int:
+    """A dimension index in range, counting negative ones from the end, as torch checks it."""
+    lo, hi = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
+    if not lo <= d <= hi:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
+    return d % max(ndim, 1)
+
+
+def check_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    if type(dim) is int and 0 <= dim < ndim:
+        return (dim,)
+    dims = tuple(sorted({check_dim(d, ndim) for d in (dim if isinstance(dim, (tuple, list)) else (dim,))}))
+    return dims if ndim else ()  # a 0-d tensor accepts dim 0 or -1, and there is nothing to reduce
+
+
+def reduce(whole: type[ops.Op], along: type[ops.Op], t: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    """sum/mean: over everything (``whole`` op), or along ``dim`` (``along`` op)."""
+    if whole is ops.MeanBackward0 and t._array.dtype.kind != "f":
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+            f"complex dtype. Got: {scalar_name(t._array.dtype)}"
+        )
+    if dim is None:
+        return whole.apply(t)
+    return along.apply(t, dim=check_dims(dim, t.ndim), keepdim=keepdim)
+
+
+class _ReturnType(tuple):
+    _fields = ("values", "indices")
+
+    @property
+    def values(self) -> Tensor:
+        return self[0]
+
+    @property
+    def indices(self) -> Tensor:
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"gradbook.return_types.{self.name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+
+class _Max(_ReturnType):
+    name = "max"
+
+
+class _Min(_ReturnType):
+    name = "min"
+
+
+def extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
+    """max/min: of everything, or ``(values, indices)`` along ``dim``."""
+    if dim is None:
+        if t._array.size == 0:
+            raise RuntimeError(
+                f"{which}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
+                "dim with the 'dim' argument."
+            )
+        return (ops.MaxBackward1 if which == "max" else ops.MinBackward1).apply(t)
+    d = check_dim(dim, t.ndim)
+    indices = (np.argmax if which == "max" else np.argmin)(t._array, axis=d)
+    values = (ops.MaxBackward0 if which == "max" else ops.MinBackward0).apply(
+        t, dim=d, keepdim=keepdim, indices=indices
+    )
+    idx = Tensor._make(np.expand_dims(indices, d) if keepdim else indices)
+    return (_Max if which == "max" else _Min)((values, idx))
+
+
+def arg_extreme(fn: Any, t: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    if dim is None:
+        return Tensor._make(np.asarray(fn(t._array), dtype=np.int64))
+    d = check_dim(dim, t.ndim)
+    return Tensor._make(fn(t._array, axis=d, keepdims=keepdim))
+
+
+def view(t: Tensor, shape: Sequence[Any]) -> Tensor:
+    """Same elements in a new shape (one dimension may be -1)."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = shape[0]
+    shape = tuple(int(s) for s in shape)
+    size = t._array.size
+    known = int(np.prod([s for s in shape if s != -1]))
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if (-1 in shape and (known == 0 or size % known)) or (-1 not in shape and known != size):
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
+    return ops.ViewBackward0.apply(t, shape=shape)
+
+
+def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    if t.ndim == 0:
+        return view(t, (1,))
+    s, e = check_dim(start_dim, t.ndim), check_dim(end_dim, t.ndim)
+    if s == e:
+        return t
+    shape = t._array.shape
+    return view(t, shape[:s] + (int(np.prod(shape[s : e + 1])),) + shape[e + 1 :])
+
+
+def squeeze(t: Tensor, dim: Any = None) -> Tensor:
+    shape = t._array.shape
+    if dim is None:
+        return ops.SqueezeBackward0.apply(t, shape=tuple(s for s in shape if s != 1))
+    if isinstance(dim, (tuple, list)):
+        dims = check_dims(dim, t.ndim)
+        kept = tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1))
+        return ops.SqueezeBackward2.apply(t, shape=kept, dim=dims)
+    d = check_dim(dim, t.ndim)
+    return ops.SqueezeBackward1.apply(t, shape=tuple(s for i, s in enumerate(shape) if not (i == d and s == 1)), dim=d)
+
+
+def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
+    return ops.TransposeBackward0.apply(t, dim0=check_dim(dim0, t.ndim), dim1=check_dim(dim1, t.ndim))
+
+
+def t(x: Tensor) -> Tensor:
+    if x.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
+    return ops.TBackward0.apply(x)
+
+
+def permute(t: Tensor, dims: Sequence[int]) -> Tensor:
+    if len(dims) != t.ndim:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the length of "
+            f"the desired ordering of dimensions i.e. input.dim() = {t.ndim} is not equal to len(dims) = {len(dims)}"
+        )
+    dims = tuple(check_dim(d, t.ndim) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return ops.PermuteBackward0.apply(t, dims=dims)
+
+
+def expand(t: Tensor, sizes: Sequence[int]) -> Tensor:
+    shape = t._array.shape
+    if len(sizes) < len(shape):
+        raise RuntimeError(
+            f"expand({type_name(t._array.dtype)}{{{list(shape)}}}, size={list(sizes)}): the number of sizes provided "
+            f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(shape)})"
+        )
+    return ops.ExpandBackward0.apply(t, size=_expanded_shape(shape, sizes))
+
+
+def _expanded_shape(shape: tuple, sizes: Sequence[int]) -> tuple[int, ...]:
+    """The shape ``expand(*sizes)`` gives a tensor of ``shape`` (-1 keeps a size), or torch's error."""
+    lead = len(sizes) - len(shape)
+    target = []
+    for i, s in enumerate(sizes):
+        old = shape[i - lead] if i >= lead else None
+        if s == -1 and old is None:
+            raise RuntimeError(
+                f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {i}"
+            )
+        if s == -1:
+            s = old
+        elif old is not None and old != 1 and old != s:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({s}) must match the existing size ({old}) at non-singleton "
+                f"dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(shape)}"
+            )
+        target.append(int(s))
+    return tuple(target)
+
+
+def getitem(t: Tensor, index: Any) -> Tensor:
+    """Indexing as torch records it: first the basic parts (None, slices, ints) as a chain of
+    Unsqueeze/Slice/Select nodes, then integer arrays and boolean masks as one ops.IndexBackward0."""
+    whole = isinstance(index, slice)  # x[a:b] on its own is recorded even when it takes everything
+    parts = tuple(_index_part(p) for p in (index if isinstance(index, tuple) else (index,)))
+    if sum(p is Ellipsis for p in parts) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(_indexcheck_dims(p) for p in parts if p is not None and p is not Ellipsis)
+    if used > t.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {t.ndim}")
+    out, dim, pos, rest = t, 0, 0, []  # pos: torch's position for messages; rest: for ops.IndexBackward0
+    for p in parts:
+        if p is Ellipsis:
+            skip = t.ndim - used
+            rest += [slice(None)] * skip
+            dim, pos = dim + skip, pos + skip
+            continue
+        if p is None:
+            out = ops.UnsqueezeBackward0.apply(out, dim=dim)
+            rest.append(slice(None))
+            dim += 1
+        elif isinstance(p, slice):
+            size = out._array.shape[dim]
+            start, end, step = p.indices(size)
+            if step <= 0:
+                raise ValueError("step must be greater than zero")
+            if whole or (start, end, step) != (0, size, 1):
+                out = ops.SliceBackward0.apply(out, dim=dim, start=start, end=max(end, start), step=step)
+            rest.append(slice(None))
+            dim += 1
+        elif isinstance(p, np.ndarray):
+            rest.append(p)
+            dim, pos = dim + _indexcheck_dims(p), pos + _indexcheck_dims(p) - 1
+        else:
+            i, size = int(p), out._array.shape[dim]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {pos} with size {size}")
+            out = ops.SelectBackward0.apply(out, dim=dim, index=i % size)
+        pos += 1
+    if any(isinstance(p, np.ndarray) for p in rest):
+        _check_index_arrays(out._array.shape, rest)
+        return ops.IndexBackward0.apply(out, indices=tuple(rest))
+    return out if out is not t else ops.AliasBackward0.apply(t)  # x[:, :] and x[...] are views of x
+
+
+def _index_part(p: Any) -> Any:
+    """An index part as getitem reads it: tensors and lists become arrays, a 0-d integer tensor an int."""
+    if isinstance(p, Tensor):
+        return int(p._array) if p._array.ndim == 0 and p._array.dtype.kind in "iu" else p._array
+    if isinstance(p, list):
+        a = np.asarray(p)
+        return a.astype(np.int64) if a.size == 0 else a
+    return p
+
+
+def _indexcheck_dims(p: Any) -> int:
+    """How many dimensions of the tensor an index part uses up (a k-d boolean mask: k)."""
+    return p.ndim if isinstance(p, np.ndarray) and p.dtype == bool else 1
+
+
+def _check_index_arrays(shape: tuple, rest: list) -> None:
+    """torch's errors for masks and integer arrays that do not fit the tensor they index."""
+    d, ints = 0, []
+    for p in rest:
+        if isinstance(p, np.ndarray) and p.dtype == bool:
+            for j, n in enumerate(p.shape):
+                if n != shape[d + j]:
+                    raise IndexError(
+                        f"The shape of the mask {list(p.shape)} at index {j} does not match the shape of the "
+                        f"indexed tensor {list(shape)} at index {d + j}"
+                    )
+        elif isinstance(p, np.ndarray):
+            if p.dtype.kind not in "iu":
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            ints.append((p, shape[d]))
+        d += _indexcheck_dims(p)
+    try:
+        arrays = np.broadcast_arrays(*[p for p, _ in ints])
+    except ValueError:
+        shapes = ", ".join(str(list(p.shape)) for p, _ in ints)
+        raise IndexError(
+            f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}"
+        ) from None
+    if arrays:
+        bad = np.stack([((a < -n) | (a >= n)).ravel() for a, (_, n) in zip(arrays, ints)])
+        if bad.any():  # the first bad element, then the first array in which it is bad
+            e = int(np.argmax(bad.any(axis=0)))
+            k = int(np.argmax(bad[:, e]))
+            raise IndexError(f"index {arrays[k].flat[e]} is out of bounds for dimension {k} with size {ints[k][1]}")
+
+
+def setitem(t: Tensor, index: Any, value: Any) -> None:
+    """``t[index] = value``: allowed where torch allows an in-place change without recording."""
+    value = lift(value, t)
+    if _State.enabled and (t.requires_grad or value.requires_grad):
+        if t.grad_fn is None and t.requires_grad:
+            raise RuntimeError(LEAF_INPLACE_ERROR)
+        raise RuntimeError(
+            "gradbook does not record item assignment into a tensor that is part of a graph; "
+            "build the result with gradbook.where or gradbook.cat instead"
+        )
+    if isinstance(index, tuple):
+        parts = tuple(p._array if isinstance(p, Tensor) else p for p in index)
+    else:
+        parts = index._array if isinstance(index, Tensor) else index
+    t._array[parts] = value._array
+    t._version += 1
+
+
+def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
+    """Run ``op(t, other)`` and write the result into t's memory (``add_``, ``-=``, ``zero_`` ...).
+
+    Under ``no_grad`` this is a plain update, the way an optimizer changes weights. Otherwise a
+    leaf that requires grad refuses, as in torch; any other tensor takes the op's grad_fn.
+    """
+    other_requires = isinstance(other, Tensor) and other.requires_grad
+    if ufunc is not None and not (_State.enabled and (t.requires_grad or other_requires)):
+        try:  # the optimizer's path: one NumPy call writing into t's memory
+            ufunc(t._array, other._array if isinstance(other, Tensor) else other, out=t._array, casting="same_kind")
+            t._version += 1
+            return t
+        except (ValueError, TypeError):
+            pass  # the general path below gives torch's message
+    if _State.enabled and (t.requires_grad or other_requires):
+        if t.grad_fn is None and t.requires_grad:
+            raise RuntimeError(LEAF_INPLACE_ERROR)
+        before = Tensor._make(t._array.copy(), t.grad_fn)
+        before.requires_grad = t.requires_grad
+        out = op(before, other)
+        _write(t, out)
+        t.grad_fn, t.requires_grad = out.grad_fn, True
+    else:
+        with no_grad():
+            _write(t, op(t, other))
+    t._version += 1
+    return t
+
+
+def _write(t: Tensor, out: Tensor) -> None:
+    if out._array.shape != t._array.shape:
+        raise RuntimeError(
+            f"output with shape {list(t._array.shape)} doesn't match the broadcast shape {list(out._array.shape)}"
+        )
+    if rank(out._array.dtype) > rank(t._array.dtype):
+        raise RuntimeError(
+            f"result type {scalar_name(out._array.dtype)} can't be cast to the desired output type "
+            f"{scalar_name(t._array.dtype)}"
+        )
+    t._array[...] = out._array
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Join tensors along an existing dimension."""
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    first = tensors[0]
+    d = check_dim(dim, first.ndim)
+    for i, x in enumerate(tensors[1:], 1):
+        if x.ndim != first.ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {first.ndim} and {x.ndim}")
+        for k in range(first.ndim):
+            if k != d and x._array.shape[k] != first._array.shape[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size "
+                    f"{first._array.shape[k]} but got size {x._array.shape[k]} for tensor number {i} in the list."
+                )
+    return _joined(ops.CatBackward0.apply(*tensors, dim=d, sizes=[x._array.shape[d] for x in tensors]), tensors)
+
+
+def _joined(out: Tensor, tensors: list[Tensor]) -> Tensor:
+    """cat/stack's result in torch's promoted dtype (NumPy makes int64 with float32 float64)."""
+    dtypes = {x._array.dtype for x in tensors}
+    if len(dtypes) > 1:
+        want = functools.reduce(promote_types, dtypes)
+        if out._array.dtype != want:
+            out._array = out._array.astype(want)
+    return out
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Join tensors of the same shape along a new dimension."""
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    for i, x in enumerate(tensors[1:], 1):
+        if x._array.shape != tensors[0]._array.shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(tensors[0]._array.shape)} "
+                f"at entry 0 and {list(x._array.shape)} at entry {i}"
+            )
+    return _joined(ops.StackBackward0.apply(*tensors, dim=check_dim(dim, tensors[0].ndim + 1)), tensors)

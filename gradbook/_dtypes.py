@@ -1,0 +1,122 @@
+"""dtypes and sizes, and torch's rules for them: the one dtype table, promotion, names in messages.
+
+Off the reading path: ``tensor.py`` only needs to know that a dtype wraps a NumPy dtype.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+
+class dtype:
+    """A tensor element type, printed as ``gradbook.float32`` (torch: ``torch.float32``).
+
+    ``scalar_name`` is how torch's messages name it (``Float``), ``c_name`` the C++ type some of
+    them print (``float``).
+    """
+
+    def __init__(self, name: str, scalar_name: str, c_name: str) -> None:
+        self.name = name
+        self.numpy = np.dtype(name)
+        self.is_floating_point = self.numpy.kind == "f"
+        self.itemsize = self.numpy.itemsize
+        self.scalar_name = scalar_name
+        self.c_name = c_name
+
+    def __repr__(self) -> str:
+        return f"gradbook.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name
+
+
+# the one table: every dtype gradbook has, with torch's names for it
+float32 = dtype("float32", "Float", "float")
+float64 = dtype("float64", "Double", "double")
+float16 = dtype("float16", "Half", "c10::Half")
+int64 = dtype("int64", "Long", "long int")
+int32 = dtype("int32", "Int", "int")
+bool = dtype("bool", "Bool", "bool")  # noqa: A001  (torch.bool)
+DTYPES = {d.numpy: d for d in (float32, float64, float16, int64, int32, bool)}
+_NAMED = {**DTYPES, np.dtype(np.uint8): dtype("uint8", "Byte", "unsigned char")}  # named in messages only
+
+
+def to_dtype(d: Any) -> dtype:
+    """A gradbook dtype from a dtype, a Python type (float, int, bool) or a NumPy dtype."""
+    if isinstance(d, dtype):
+        return d
+    if d is builtins.float:
+        return float32
+    if d is builtins.int:
+        return int64
+    if d is builtins.bool:
+        return bool
+    try:
+        return DTYPES[np.dtype(d)]
+    except (TypeError, KeyError):
+        raise TypeError(f"gradbook does not support dtype {d!r}; use one of {list(DTYPES.values())}") from None
+
+
+def scalar_name(d: np.dtype) -> str:
+    """torch's name of a dtype in messages: ``Float``, ``Long``, ``Half``."""
+    return _NAMED[d].scalar_name
+
+
+def type_name(d: np.dtype) -> str:
+    """The legacy tensor type torch's messages use: ``gradbook.FloatTensor``."""
+    return f"gradbook.{scalar_name(d)}Tensor"
+
+
+def c_name(d: np.dtype) -> str:
+    """The C++ type name some of torch's messages print: ``float``, ``long int``."""
+    return _NAMED[d].c_name
+
+
+class Size(tuple):
+    """A tensor's shape, as torch.Size: a tuple that prints as ``gradbook.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"gradbook.Size({list(self)})"
+
+    def numel(self) -> builtins.int:
+        return builtins.int(np.prod(self))
+
+
+# ---------------------------------------------------------------- promotion
+
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}
+
+
+def rank(d: np.dtype) -> builtins.int:
+    """bool < integers < floating point: a result of a higher kind wins."""
+    return _KIND_RANK[d.kind]
+
+
+def promote_types(x: np.dtype, y: np.dtype) -> np.dtype:
+    """torch.promote_types: int with float gives that float (NumPy would widen to float64)."""
+    kx, ky = _KIND_RANK[x.kind], _KIND_RANK[y.kind]
+    if kx != ky:
+        return x if kx > ky else y
+    return np.promote_types(x, y)
+
+
+def promoted(a: np.ndarray, b: np.ndarray) -> np.dtype:
+    """torch's result dtype: a 0-d tensor only changes the dtype if it is of a higher kind."""
+    if (a.ndim == 0) == (b.ndim == 0):
+        return promote_types(a.dtype, b.dtype)
+    dim, zero = (a, b) if b.ndim == 0 else (b, a)
+    if dim.dtype.kind == "f" or (dim.dtype.kind != "b" and zero.dtype.kind != "f"):
+        return dim.dtype
+    return promote_types(dim.dtype, zero.dtype)
+
+
+def scalar_dtype(value: Any, like: np.dtype) -> np.dtype:
+    """The dtype torch gives ``tensor <op> value`` for a Python number (it never widens floats)."""
+    if isinstance(value, (builtins.bool, np.bool_)):
+        return like
+    if isinstance(value, (builtins.int, np.integer)):
+        return like if like.kind != "b" else np.dtype(np.int64)
+    return like if like.kind == "f" else np.dtype(np.float32)

@@ -1,0 +1,38 @@
+"""torch's texts for autograd's errors and warnings, kept off the reading path."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ._dtypes import type_name
+
+FREED_ERROR = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
+    "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
+    "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor "
+    "by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 "
+    "for more information."
+)
+
+LEAF_INPLACE_ERROR = "a leaf Variable that requires grad is being used in an in-place operation."
+
+
+def version_error(t: Any, version: int, creator: Any) -> RuntimeError:
+    """torch's error for a saved tensor changed in place; ``creator`` made it (None for a leaf)."""
+    what = f"[{type_name(t._array.dtype)} [{', '.join(map(str, t._array.shape))}]]"
+    if creator is not None:  # torch names the op without "Backward0": "output 0 of Exp"
+        what += f", which is output 0 of {re.sub(r'Backward[0-9]*$', '', creator.name())},"
+    return RuntimeError(
+        "one of the variables needed for gradient computation has been modified by an "
+        f"inplace operation: {what} is at version {t._version}; expected version {version} "
+        "instead. Hint: the saved value changed after it was used; compute on a copy "
+        "(.clone()) or make the change after backward()."
+    )

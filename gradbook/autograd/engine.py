@@ -1,0 +1,321 @@
+"""The graph's nodes, and the engine that runs ``backward()`` over them.
+
+A recorded op's result holds a ``grad_fn``: a :class:`Node` whose ``next_functions`` point to
+the nodes of its inputs. A leaf that requires grad is reached through its
+:class:`AccumulateGrad` node, which adds into ``leaf.grad``. ``backward`` runs in five steps:
+
+1. discover every node reachable from the roots, counting the edges into each;
+2. prune, for ``inputs=``: keep only the nodes that lead to one of the inputs;
+3. order them as torch's engine runs them;
+4. check that every node can run (nothing freed, no saved tensor changed in place), so that
+   a refused backward changes nothing;
+5. run them in that order: each node gets the sum of what its consumers sent it, applies its
+   op's rules (``ops.py``) and sends one gradient along each of its ``next_functions``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .._messages import FREED_ERROR, version_error
+from ..tensor import Tensor
+from .grad_mode import _State
+
+creation_order = itertools.count()  # every node's number: the engine runs newer nodes first
+
+
+class Node:
+    """A backward function in the graph, as torch's ``grad_fn`` objects.
+
+    ``next_functions`` is a tuple of ``(node, 0)`` pairs, one per input of the op: the input's
+    ``grad_fn``, its ``AccumulateGrad`` if it is a leaf that requires grad, or ``None``.
+    """
+
+    next_functions: tuple[tuple[Node | None, int], ...] = ()
+    saves: tuple[str, ...] = ()  # what backward needs; freed by a backward without retain_graph
+    _seq: int  # creation order
+    _freed = False
+    _tensor_pre_hooks: dict[int, Callable] | None = None  # tensor.register_hook on the op's output
+    _pre_hooks: dict[int, Callable] | None = None  # node.register_prehook
+    _post_hooks: dict[int, Callable] | None = None  # node.register_hook
+    _retains: weakref.ref | None = None  # the output tensor, once it called retain_grad()
+    _versions: tuple | list = ()  # (saved input, its version then, its grad_fn then)
+    _result_ref: Any = None  # a weak reference to the output, for a node that saved it
+
+    def name(self) -> str:
+        """The torch class name, e.g. ``'MulBackward0'``."""
+        return type(self).__name__
+
+    def _sequence_nr(self) -> int:
+        return self._seq
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+    def register_prehook(self, fn: Callable[[tuple], tuple | None]) -> RemovableHandle:
+        """Call ``fn(grad_outputs)`` before this node runs; a returned tuple replaces the gradients."""
+        self._pre_hooks = self._pre_hooks or {}
+        return RemovableHandle(self._pre_hooks, fn)
+
+    def register_hook(self, fn: Callable[[tuple, tuple], tuple | None]) -> RemovableHandle:
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node ran; a returned tuple replaces
+        ``grad_inputs``, what it sends along ``next_functions``."""
+        self._post_hooks = self._post_hooks or {}
+        return RemovableHandle(self._post_hooks, fn)
+
+    def stale(self) -> tuple[Tensor, int, Node | None] | None:
+        """A saved tensor changed in place since it was saved: it, its version and grad_fn then."""
+        for t, version, creator in self._versions:
+            if t._version != version:
+                return t, version, creator
+        out = self._result_ref() if self._result_ref is not None else None
+        if out is not None and out._version != 0:
+            return out, 0, self
+        return None
+
+    def version_error(self) -> RuntimeError:
+        return version_error(*self.stale())
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf that requires grad: it adds the incoming gradient into ``leaf.grad``."""
+
+    def __init__(self, variable: Tensor) -> None:
+        self.variable = variable
+        self._seq = next(creation_order)
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def _sequence_nr(self) -> int:
+        return 2**64 - 1  # torch's UINT64_MAX: a leaf accumulates as soon as its gradient is ready
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``handle.remove()`` takes the hook off again."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks: dict[int, Callable], fn: Callable) -> None:
+        self.id = next(self._ids)
+        self._hooks = hooks
+        hooks[self.id] = fn
+
+    def remove(self) -> None:
+        self._hooks.pop(self.id, None)
+
+
+def backward(
+    roots: list[Tensor],
+    grads: list[Tensor],
+    keep_graph: bool,
+    create_graph: bool,
+    inputs: list[Tensor] | None = None,
+    accumulate: bool = True,
+) -> list[Tensor | None]:
+    """Run backward from ``roots``, seeded with ``grads`` (the v of vᵀJ, one per root).
+
+    With ``inputs``, only the nodes on a path to them run, and their gradients are returned
+    (``accumulate=False``, for ``autograd.grad``) or accumulated into their ``.grad``.
+    """
+    root_nodes = [t.grad_fn or t._grad_accumulator() for t in roots]
+    deps, broken = discover(root_nodes)  # 1.
+    order = execution_order(deps)  # 3. (before 2: the pruning walks it backwards)
+    targets: dict[Node, int] = {}
+    needed = None
+    if inputs is not None:  # 2.
+        for i, t in enumerate(inputs):
+            targets.setdefault(t.grad_fn or t._grad_accumulator(), i)
+        needed = leading_to(order, targets)
+    if broken:  # 4.
+        check(broken, order, needed)
+
+    # 5. Without create_graph the gradients are NumPy arrays, and the rules run on arrays; hooks
+    # and .grad see Tensors. With it they are Tensors, and the rules are recorded in turn.
+    fast = not create_graph
+    buffers: dict[Node, Any] = {}  # the gradient summed so far for each node
+    owned: set[Node] = set()  # nodes whose buffered array nothing else holds (it can become .grad)
+    captured: list = [None] * (len(inputs) if inputs is not None else 0)
+    for node, g in zip(root_nodes, grads):
+        g = g._array if fast else g
+        buffers[node] = buffers[node] + g if node in buffers else g
+    grad_mode, _State.enabled = _State.enabled, create_graph  # rules record only for create_graph
+    try:
+        with np.errstate(all="ignore"):  # torch gives inf and nan silently
+            for node in order:
+                grad = buffers.pop(node, None)
+                if grad is None:
+                    continue  # nothing reached it (not on the way to an input)
+                own = node in owned
+                if node._tensor_pre_hooks or node._retains is not None:
+                    grad, own = call_tensor_hooks(node, grad, fast, create_graph), False
+                if targets and node in targets:
+                    captured[targets[node]] = grad
+                if type(node) is AccumulateGrad:
+                    if accumulate and (inputs is None or node in targets):
+                        if node._pre_hooks:
+                            grad, own = call_pre_hooks(node, grad, fast), False
+                        accumulate_grad(node.variable, grad, create_graph, own)
+                        if node._post_hooks:
+                            call_post_hooks(node, [], grad, fast)
+                    continue
+                if node._pre_hooks:
+                    grad = call_pre_hooks(node, grad, fast)
+                outs, outs_owned = node.run_rules(grad, needed, fast)
+                if node._post_hooks:
+                    outs = call_post_hooks(node, outs, grad, fast)
+                    outs_owned = [False] * len(outs)
+                if not keep_graph and node.saves:
+                    node.release()
+                for (fn, _), g, g_owned in zip(node.next_functions, outs, outs_owned):
+                    if g is None:
+                        continue
+                    if fn in buffers:  # two paths meet: add (a new array, owned)
+                        buffers[fn] = buffers[fn] + g
+                        if fast:
+                            owned.add(fn)
+                    else:
+                        buffers[fn] = g
+                        if g_owned:
+                            owned.add(fn)
+    finally:
+        _State.enabled = grad_mode
+    return [as_tensor(c) for c in captured]
+
+
+def discover(root_nodes: list[Node]) -> tuple[dict[Node, int], list[Node]]:
+    """Every node reachable from the roots with the number of edges entering it, and the nodes
+    that could not run now (freed, or a saved tensor changed in place since)."""
+    deps: dict[Node, int] = dict.fromkeys(root_nodes, 0)
+    stack = list(deps)
+    broken: list[Node] = []
+    while stack:
+        node = stack.pop()
+        if node._freed or ((node._versions or node._result_ref is not None) and node.stale()):
+            broken.append(node)
+        for fn, _ in node.next_functions:
+            if fn is not None:
+                if fn in deps:
+                    deps[fn] += 1
+                else:
+                    deps[fn] = 1
+                    stack.append(fn)
+    return deps, broken
+
+
+def execution_order(deps: dict[Node, int]) -> list[Node]:
+    """The order torch's engine runs the nodes in.
+
+    torch runs the ready node with the highest sequence number first. A node's inputs are always
+    made before it, so that is simply newest first. A leaf (``AccumulateGrad``) runs as soon as
+    its last consumer has, leaves that are ready together in the order they were made.
+    """
+    ops = sorted((n for n in deps if type(n) is not AccumulateGrad), key=_creation, reverse=True)
+    waiting = {n: k for n, k in deps.items() if type(n) is AccumulateGrad}
+    order = sorted((n for n, k in waiting.items() if k == 0), key=_creation)  # leaves given as roots
+    for node in ops:
+        order.append(node)
+        ready = []
+        for fn, _ in node.next_functions:
+            if fn in waiting:
+                waiting[fn] -= 1
+                if waiting[fn] == 0:
+                    ready.append(fn)
+        order += sorted(ready, key=_creation) if len(ready) > 1 else ready
+    return order
+
+
+def _creation(node: Node) -> int:
+    return node._seq
+
+
+def leading_to(order: list[Node], targets: dict[Node, int]) -> set[Node]:
+    """The nodes from which a target can be reached (the targets included)."""
+    needed: set[Node] = set()
+    for node in reversed(order):  # every node after its inputs
+        if node in targets or any(fn in needed for fn, _ in node.next_functions):
+            needed.add(node)
+    return needed
+
+
+def check(broken: list[Node], order: list[Node], needed: set[Node] | None) -> None:
+    """Refuse the pass before anything runs, naming the node torch would fail at: the first one,
+    in execution order, that cannot run (``error.node``)."""
+    failing = [n for n in broken if needed is None or any(fn in needed for fn, _ in n.next_functions)]
+    if failing:
+        first = min(failing, key=order.index)
+        error = RuntimeError(FREED_ERROR) if first._freed else first.version_error()
+        error.node = first  # type: ignore[attr-defined]
+        raise error
+
+
+def as_tensor(value: Any) -> Any:
+    """A gradient as a Tensor (during a backward without create_graph it is a NumPy array)."""
+    return value if value is None or isinstance(value, Tensor) else Tensor._make(value)
+
+
+def accumulate_grad(t: Tensor, grad: Any, create_graph: bool, owned: bool = False) -> None:
+    """``t.grad += grad``, as torch's AccumulateGrad does it.
+
+    The first gradient becomes ``.grad`` (the array itself if nothing else holds it, else a copy);
+    later ones are added in place, so an old reference to ``.grad`` sees the sum. Under
+    create_graph the sum is a new, differentiable tensor.
+    """
+    if create_graph:
+        t._grad = grad if t._grad is None else t._grad + grad
+    elif t._grad is None:
+        t._grad = Tensor._make(grad if owned else grad.copy())
+    else:
+        t._grad._array += grad
+        t._grad._version += 1
+
+
+def call_tensor_hooks(node: Node, grad: Any, fast: bool, create_graph: bool) -> Any:
+    """When a tensor's gradient is ready: its hooks (``tensor.register_hook``), then retain_grad."""
+    for hook in list((node._tensor_pre_hooks or {}).values()):
+        r = hook(as_tensor(grad))
+        if r is not None:
+            grad = r._array if fast else r
+    if node._retains is not None:
+        retained = node._retains()
+        if retained is not None:
+            accumulate_grad(retained, grad, create_graph)
+    return grad
+
+
+def call_pre_hooks(node: Node, grad: Any, fast: bool) -> Any:
+    """Before a node runs: ``hook(grad_outputs)``; a returned tuple replaces them."""
+    for hook in list(node._pre_hooks.values()):
+        r = _hook_result(hook, hook((as_tensor(grad),)), 1)
+        if r is not None:
+            grad = r[0]._array if fast else r[0]
+    return grad
+
+
+def call_post_hooks(node: Node, outs: list, grad: Any, fast: bool) -> list:
+    """After a node ran: ``hook(grad_inputs, grad_outputs)``; a returned tuple replaces grad_inputs."""
+    for hook in list(node._post_hooks.values()):
+        r = _hook_result(hook, hook(tuple(as_tensor(g) for g in outs), (as_tensor(grad),)), len(outs))
+        if r is not None:
+            if any(g is None and new is not None for g, new in zip(outs, r)):
+                raise RuntimeError("can't replace a None gradient with a non-None value")
+            outs = [None if new is None else new._array if fast else new for new in r]
+    return outs
+
+
+def _hook_result(hook: Callable, result: Any, expected: int) -> tuple | None:
+    if result is None:
+        return None
+    if not isinstance(result, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
+    if len(result) != expected:
+        raise RuntimeError(
+            f"hook '{getattr(hook, '__name__', type(hook).__name__)}' has returned an incorrect number of values "
+            f"(got {len(result)}, but expected {expected})"
+        )
+    return result

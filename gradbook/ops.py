@@ -1,0 +1,969 @@
+"""The op table: one class per op, named after the ``grad_fn`` torch records for it.
+
+Each op has a ``forward`` written in NumPy and, in ``rules``, one backward rule per input: its
+text (the local derivative, as the ledger shows it) and the function that computes the
+vector-Jacobian product ``g · ∂out/∂input`` from the upstream gradient ``g``. A rule is written
+once, in operators and the helpers at the end of this file, and runs on NumPy arrays in a plain
+``backward()`` and on Tensors under ``create_graph=True`` (so that it can be differentiated again).
+
+Adding an op is one class here and one line in ``tests/test_ops_table.py``.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+import weakref
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ._dtypes import promoted
+from ._messages import FREED_ERROR
+from .autograd.engine import Node, creation_order
+from .autograd.grad_mode import _State
+from .tensor import Tensor
+
+
+class Op(Node):
+    """The base of every op.
+
+    A subclass declares ``inputs`` (torch's names of its tensor arguments), ``forward(*arrays,
+    **params)``, ``saves`` (the inputs, array params or ``"result"`` backward needs; freed by a
+    backward without ``retain_graph``) and ``rules``: ``{text: rule}``, one per input, in order,
+    where ``rule(node, g, *saved)`` returns the gradient for that input (``saved``: the saved
+    inputs and result, in the order of ``saves``; params are read from ``node``).
+    """
+
+    inputs: ClassVar[tuple[str, ...]] = ("self",)
+    rules: ClassVar[dict[str, Callable[..., Any]]] = {}
+    forward: ClassVar[Callable[..., Any]]
+    _vjps: ClassVar[tuple[Callable[..., Any], ...]] = ()
+    _saved_inputs: ClassVar[tuple[tuple[str, int], ...]] = ()  # (name, position) of saved inputs
+    _rule_args: ClassVar[tuple[str, ...]] = ()  # what the rules receive after (node, g)
+
+    @classmethod
+    def apply(cls, *tensors: Tensor, **params: Any) -> Tensor:
+        """Compute the op; if an input requires grad (and grad mode is on), record a node for it."""
+        out = cls.forward(*[t._array for t in tensors], **params)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)  # NumPy gives scalars for 0-d results
+        if not _State.enabled or not any(t.requires_grad for t in tensors):
+            return Tensor._make(out)
+        node = cls.__new__(cls)
+        d = node.__dict__
+        d.update(params)
+        d["_seq"] = next(creation_order)
+        d["next_functions"] = tuple(
+            ((t.grad_fn or t._grad_accumulator()) if t.requires_grad else None, 0) for t in tensors
+        )
+        d["_meta"] = [(t._array.shape, t._array.dtype) for t in tensors]  # to shape the gradients
+        if cls._saved_inputs:
+            for name, i in cls._saved_inputs:
+                d[name] = tensors[i]
+            d["_versions"] = [(tensors[i], tensors[i]._version, tensors[i].grad_fn) for _, i in cls._saved_inputs]
+        result = Tensor._make(out, node)
+        if "result" in cls.saves:
+            d["_result"] = out
+            d["_result_ref"] = weakref.ref(result)  # watched for in-place changes
+        return result
+
+    def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
+        """The gradient for each input (None where none is needed), summed back to the input's
+        shape and dtype, and whether each is a new array that nothing else holds."""
+        d = self.__dict__
+        if fast:
+            args = [d["_result"] if name == "result" else d[name]._array for name in self._rule_args]
+        else:
+            args = [self.result if name == "result" else d[name] for name in self._rule_args]
+        ids = (id(grad), *map(id, args))  # a rule that returns one of these made no new array
+        grads, owned = [], []
+        for rule, (fn, _), (shape, dtype) in zip(self._vjps, self.next_functions, self._meta):
+            if fn is None or (needed is not None and fn not in needed):
+                grads.append(None)
+                owned.append(False)
+                continue
+            g = rule(self, grad, *args)
+            a = g if fast else g._array
+            if a.shape != shape:
+                g = unbroadcast(g, shape)
+                a = g if fast else g._array
+            if a.dtype != dtype:
+                g = g.astype(dtype) if fast else g.to(dtype)
+                a = g if fast else g._array
+            grads.append(g)
+            owned.append(fast and a.base is None and id(g) not in ids)
+        return grads, owned
+
+    @property
+    def result(self) -> Tensor:
+        """The saved output, as a tensor whose grad_fn is this node (so it can be differentiated)."""
+        return Tensor._make(self._result, self)
+
+    def release(self) -> None:
+        """Free the saved tensors (a backward without retain_graph)."""
+        d = self.__dict__
+        for name in self.saves:
+            d.pop("_result" if name == "result" else name, None)
+        d["_freed"] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not isinstance(cls.__dict__.get("_vjps"), property):  # variadic ops make theirs per node
+            cls._vjps = tuple(cls.rules.values())
+        cls._saved_inputs = tuple((name, cls.inputs.index(name)) for name in cls.saves if name in cls.inputs)
+        cls._rule_args = tuple(name for name in cls.saves if name in cls.inputs or name == "result")
+        for name in cls.saves:  # torch's _saved_<name>: readable until freed
+            setattr(cls, f"_saved_{name}", property(lambda node, name=name: node._saved(name)))
+        for name in _params(cls):
+            if name not in cls.saves:
+                setattr(cls, f"_saved_{name}", property(lambda node, name=name: getattr(node, name, None)))
+
+    def _saved(self, name: str) -> Any:
+        d = self.__dict__
+        if ("_result" if name == "result" else name) not in d:
+            raise RuntimeError(FREED_ERROR)
+        if self.stale():
+            raise self.version_error()
+        return self.result if name == "result" else d[name]
+
+
+def _params(cls: type[Op]) -> list[str]:
+    """The names of ``forward``'s non-tensor arguments (what ``_saved_<param>`` reads)."""
+    try:
+        ps = list(inspect.signature(cls.forward).parameters.values())
+    except (TypeError, ValueError):  # a NumPy ufunc: tensors only
+        return []
+    positional = [p for p in ps if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return [p.name for p in positional[len(cls.inputs) :]] + [p.name for p in ps if p.kind == p.KEYWORD_ONLY]
+
+
+def unbroadcast(grad: Any, shape: tuple[int, ...]) -> Any:
+    """Sum ``grad`` back to ``shape``: the adjoint of broadcasting ``shape`` up to ``grad.shape``.
+
+    A broadcast input was used once per position it was copied to, so its gradient is the sum
+    over those positions: over the leading dimensions it lacked, and over its size-1 dimensions.
+    ``grad`` is a NumPy array or a Tensor.
+
+    >>> import gradbook as torch
+    >>> unbroadcast(torch.ones(2, 3), (3,))
+    tensor([2., 2., 2.])
+    """
+    if isinstance(grad, Tensor):
+        lead = grad._array.ndim - len(shape)
+        if lead:
+            grad = grad.sum(dim=tuple(range(lead)) if lead > 1 else 0)
+        if grad._array.shape != shape:
+            ones = tuple(i for i, n in enumerate(shape) if n == 1 and grad._array.shape[i] != 1)
+            grad = grad.sum(dim=ones, keepdim=True)
+        return grad
+    lead = grad.ndim - len(shape)
+    if grad.shape[lead:] == shape:  # only new leading dimensions (a bias): one reduction
+        return np.add.reduce(grad, axis=tuple(range(lead)))
+    dims = tuple(range(lead)) + tuple(i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1)
+    return grad.sum(axis=dims, keepdims=True).reshape(shape)
+
+
+def _quiet(fn: Any) -> Any:
+    """``fn`` without NumPy's warnings: torch gives inf and nan silently (log 0, 1/0, overflow)."""
+
+    @functools.wraps(fn)
+    def quiet(*args: Any, **kwargs: Any) -> Any:
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+
+    return quiet
+
+
+def _floating(fn: Any) -> Any:
+    """``fn`` for an op with a floating-point result: integer and bool inputs are computed in
+    float32, as torch does (NumPy would give float64)."""
+    return staticmethod(lambda a: fn(a) if a.dtype.kind == "f" else fn(a.astype(np.float32)))
+
+
+# ================================================================ arithmetic
+
+
+class AddBackward0(Op):
+    """out = self + alpha·other"""
+
+    inputs = ("self", "other")
+    alpha = 1
+    forward = staticmethod(lambda a, b, alpha=1: np.add(a, b) if alpha == 1 else a + alpha * b)
+    rules = {
+        "∂out/∂self = 1": lambda n, g: g,
+        "∂out/∂other = alpha": lambda n, g: g if n.alpha == 1 else g * n.alpha,
+    }
+
+
+class SubBackward0(Op):
+    """out = self - alpha·other"""
+
+    inputs = ("self", "other")
+    alpha = 1
+    forward = staticmethod(lambda a, b, alpha=1: np.subtract(a, b) if alpha == 1 else a - alpha * b)
+    rules = {
+        "∂out/∂self = 1": lambda n, g: g,
+        "∂out/∂other = -alpha": lambda n, g: -g if n.alpha == 1 else g * -n.alpha,
+    }
+
+
+class RsubBackward1(Op):
+    """out = other - self, for a number ``other`` (``1 - x``)"""
+
+    forward = staticmethod(lambda a, other: np.subtract(other, a, dtype=a.dtype))
+    rules = {"∂out/∂self = -1": lambda n, g: -g}
+
+
+class MulBackward0(Op):
+    """out = self · other"""
+
+    inputs = ("self", "other")
+    saves = ("self", "other")
+    forward = np.multiply
+    rules = {
+        "∂out/∂self = other": lambda n, g, a, b: g * b,
+        "∂out/∂other = self": lambda n, g, a, b: g * a,
+    }
+
+
+class DivBackward0(Op):
+    """out = self / other"""
+
+    inputs = ("self", "other")
+    saves = ("self", "other")
+    forward = _quiet(np.true_divide)
+    rules = {
+        "∂out/∂self = 1/other": lambda n, g, a, b: g / b,
+        "∂out/∂other = -self/other²": lambda n, g, a, b: -g * a / (b * b),
+    }
+
+
+class ReciprocalBackward0(Op):
+    """out = 1/self"""
+
+    saves = ("result",)
+    forward = _floating(_quiet(np.reciprocal))
+    rules = {"∂out/∂self = -1/self² = -out²": lambda n, g, out: -g * out * out}
+
+
+class NegBackward0(Op):
+    """out = -self"""
+
+    forward = np.negative
+    rules = {"∂out/∂self = -1": lambda n, g: -g}
+
+
+class PowBackward0(Op):
+    """out = self ** exponent, for a number exponent (kept as a param)"""
+
+    saves = ("self",)
+    forward = _quiet(lambda a, exponent: np.power(a, exponent))
+    rules = {
+        "∂out/∂self = exponent · self^(exponent-1)": (
+            lambda n, g, x: g * 0 if n.exponent == 0 else g * n.exponent * x ** (n.exponent - 1)
+        ),
+    }
+
+
+class PowBackward1(Op):
+    """out = self ** exponent, both tensors"""
+
+    inputs = ("self", "exponent")
+    saves = ("self", "exponent", "result")
+    forward = _quiet(np.power)
+    rules = {
+        "∂out/∂self = exponent · self^(exponent-1)": lambda n, g, x, e, out: g * _where(e == 0, 0.0, e * x ** (e - 1)),
+        "∂out/∂exponent = out · ln(self)": (
+            lambda n, g, x, e, out: g * _where((x == 0) & (e >= 0), 0.0, out * _log(x))
+        ),
+    }
+
+
+class PowBackward2(Op):
+    """out = base ** exponent, for a number base (``2 ** x``; the base is kept as a param)"""
+
+    inputs = ("exponent",)
+    saves = ("exponent", "result")
+    forward = staticmethod(_quiet(lambda e, base: np.power(np.asarray(base, dtype=e.dtype), e)))
+    rules = {
+        "∂out/∂exponent = out · ln(base)": (
+            lambda n, g, e, out: g * 0 if n.base == 0 else g * out * float(np.log(n.base))
+        ),
+    }
+
+
+# ================================================================ matrix products
+
+
+class DotBackward0(Op):
+    """out = Σᵢ selfᵢ tensorᵢ"""
+
+    inputs = ("self", "tensor")
+    saves = ("self", "tensor")
+    forward = np.dot
+    rules = {
+        "∂out/∂self = tensor": lambda n, g, a, b: g * b,
+        "∂out/∂tensor = self": lambda n, g, a, b: g * a,
+    }
+
+
+class MvBackward0(Op):
+    """out = self @ vec (matrix · vector)"""
+
+    inputs = ("self", "vec")
+    saves = ("self", "vec")
+    forward = np.matmul
+    rules = {
+        "∂/∂self: g ⊗ vec": lambda n, g, m, v: _unsqueeze(g, 1) * v,
+        "∂/∂vec: selfᵀ @ g": lambda n, g, m, v: m.mT @ g,
+    }
+
+
+class MmBackward0(Op):
+    """out = self @ mat2"""
+
+    inputs = ("self", "mat2")
+    saves = ("self", "mat2")
+    forward = np.matmul
+    rules = {
+        "∂/∂self: g @ mat2ᵀ": lambda n, g, a, b: g @ b.mT,
+        "∂/∂mat2: selfᵀ @ g": lambda n, g, a, b: a.mT @ g,
+    }
+
+
+class BmmBackward0(Op):
+    """out = self @ mat2 over (broadcast) batch dimensions"""
+
+    inputs = ("self", "mat2")
+    saves = ("self", "mat2")
+    forward = np.matmul
+    rules = {
+        "∂/∂self: g @ mat2ᵀ, per batch": lambda n, g, a, b: g @ b.mT,
+        "∂/∂mat2: selfᵀ @ g, per batch": lambda n, g, a, b: a.mT @ g,
+    }
+
+
+class AddmmBackward0(Op):
+    """out = self + mat1 @ mat2 (``nn.Linear`` on a batch: bias + x @ Wᵀ)"""
+
+    inputs = ("self", "mat1", "mat2")
+    saves = ("mat1", "mat2")
+    forward = staticmethod(lambda b, m1, m2: np.add(np.matmul(m1, m2), b))
+    rules = {
+        "∂out/∂self = 1, summed over the batch": lambda n, g, m1, m2: g,
+        "∂/∂mat1: g @ mat2ᵀ": lambda n, g, m1, m2: g @ m2.mT,
+        "∂/∂mat2: mat1ᵀ @ g": lambda n, g, m1, m2: m1.mT @ g,
+    }
+
+
+# ================================================================ elementwise functions
+
+
+def _sigmoid(a: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):  # torch's formula: e⁻ᵃ overflows to inf and σ to 0 (not a subnormal)
+        return 1 / (1 + np.exp(-a))
+
+
+class ExpBackward0(Op):
+    """out = eˢᵉˡᶠ"""
+
+    saves = ("result",)
+    forward = _floating(_quiet(np.exp))
+    rules = {"∂out/∂self = eˢᵉˡᶠ = out": lambda n, g, out: g * out}
+
+
+class LogBackward0(Op):
+    """out = ln(self)"""
+
+    saves = ("self",)
+    forward = _floating(_quiet(np.log))
+    rules = {"∂out/∂self = 1/self": lambda n, g, x: g / x}
+
+
+class SqrtBackward0(Op):
+    """out = √self"""
+
+    saves = ("result",)
+    forward = _floating(_quiet(np.sqrt))
+    rules = {"∂out/∂self = 1/(2√self) = 1/(2·out)": lambda n, g, out: g / (2 * out)}
+
+
+class AbsBackward0(Op):
+    """out = |self|"""
+
+    saves = ("self",)
+    forward = np.abs
+    rules = {"∂out/∂self = sign(self) (0 at 0)": lambda n, g, x: g * _constant(np.sign(_array(x)), g)}
+
+
+class SinBackward0(Op):
+    """out = sin(self)"""
+
+    saves = ("self",)
+    forward = _floating(np.sin)
+    rules = {"∂out/∂self = cos(self)": lambda n, g, x: g * _cos(x)}
+
+
+class CosBackward0(Op):
+    """out = cos(self)"""
+
+    saves = ("self",)
+    forward = _floating(np.cos)
+    rules = {"∂out/∂self = -sin(self)": lambda n, g, x: g * -_sin(x)}
+
+
+class TanhBackward0(Op):
+    """out = tanh(self)"""
+
+    saves = ("result",)
+    forward = _floating(np.tanh)
+    rules = {"∂out/∂self = 1 - tanh² = 1 - out²": lambda n, g, out: g * (1 - out * out)}
+
+
+class SigmoidBackward0(Op):
+    """out = σ(self) = 1/(1+e⁻ˢᵉˡᶠ)"""
+
+    saves = ("result",)
+    forward = _floating(_sigmoid)
+    rules = {"∂out/∂self = σ(1-σ) = out·(1-out)": lambda n, g, out: g * out * (1 - out)}
+
+
+class ReluBackward0(Op):
+    """out = max(self, 0)"""
+
+    saves = ("result",)
+    forward = staticmethod(lambda a: np.maximum(a, 0, dtype=a.dtype))
+    rules = {"∂out/∂self = 1 where out > 0, else 0": lambda n, g, out: g * (out > 0)}
+
+
+class ClampBackward1(Op):
+    """out = min(max(self, min), max)"""
+
+    saves = ("self",)
+    forward = staticmethod(lambda a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False))
+    rules = {
+        "∂out/∂self = 1 inside [min, max], else 0": (
+            lambda n, g, x: g * ((x >= _or(n.min, -np.inf)) & (x <= _or(n.max, np.inf)))
+        ),
+    }
+
+
+class MaximumBackward0(Op):
+    """out = max(self, other), elementwise"""
+
+    inputs = ("self", "other")
+    saves = ("self", "other")
+    forward = np.maximum
+    rules = {
+        "∂out/∂self = 1 where self > other, ½ on ties": (
+            lambda n, g, a, b: g * _constant(_picked(_array(a) > _array(b), _array(a) == _array(b), n), g)
+        ),
+        "∂out/∂other = 1 where other > self, ½ on ties": (
+            lambda n, g, a, b: g * _constant(_picked(_array(b) > _array(a), _array(a) == _array(b), n), g)
+        ),
+    }
+
+
+class MinimumBackward0(Op):
+    """out = min(self, other), elementwise"""
+
+    inputs = ("self", "other")
+    saves = ("self", "other")
+    forward = np.minimum
+    rules = {
+        "∂out/∂self = 1 where self < other, ½ on ties": (
+            lambda n, g, a, b: g * _constant(_picked(_array(a) < _array(b), _array(a) == _array(b), n), g)
+        ),
+        "∂out/∂other = 1 where other < self, ½ on ties": (
+            lambda n, g, a, b: g * _constant(_picked(_array(b) < _array(a), _array(a) == _array(b), n), g)
+        ),
+    }
+
+
+class WhereBackward0(Op):
+    """out = condition ? self : other"""
+
+    inputs = ("self", "other")
+    saves = ("condition",)
+    forward = staticmethod(lambda a, b, condition: np.where(condition, a, b))
+    rules = {
+        "∂out/∂self = 1 where condition, else 0": lambda n, g: g * _constant(n.condition, g),
+        "∂out/∂other = 1 where not condition, else 0": lambda n, g: g * _constant(~n.condition, g),
+    }
+
+
+class SoftmaxBackward0(Op):
+    """out = eˢᵉˡᶠ / Σ eˢᵉˡᶠ along dim"""
+
+    saves = ("result",)
+
+    @staticmethod
+    def forward(a: np.ndarray, dim: int) -> np.ndarray:
+        dim = dim if a.ndim else None
+        e = np.exp(a - a.max(axis=dim, keepdims=True))
+        return e / e.sum(axis=dim, keepdims=True)
+
+    rules = {"∂/∂self: out · (g - Σ g·out)": lambda n, g, out: out * (g - _sum(g * out, n.dim))}
+
+
+class LogSoftmaxBackward0(Op):
+    """out = self - ln Σ eˢᵉˡᶠ along dim, computed stably"""
+
+    saves = ("result",)
+
+    @staticmethod
+    def forward(a: np.ndarray, dim: int) -> np.ndarray:
+        dim = dim if a.ndim else None
+        shifted = a - a.max(axis=dim, keepdims=True)
+        return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+
+    rules = {"∂/∂self: g - softmax · Σ g": lambda n, g, out: g - _exp(out) * _sum(g, n.dim)}
+
+
+# ================================================================ reductions
+
+
+class SumBackward0(Op):
+    """out = Σ self (all elements)"""
+
+    forward = staticmethod(lambda a: a.sum())
+    rules = {"∂out/∂selfᵢ = 1: g copied to every element": lambda n, g: _expand(g, n._meta[0][0])}
+
+
+class SumBackward1(Op):
+    """out = Σ self along ``dim``"""
+
+    forward = staticmethod(lambda a, dim, keepdim: a.sum(axis=dim, keepdims=keepdim))
+    rules = {"∂out/∂selfᵢ = 1: g copied back along dim": lambda n, g: _expand(_unreduce(g, n), n._meta[0][0])}
+
+
+class MeanBackward0(Op):
+    """out = (Σ self) / N"""
+
+    forward = staticmethod(lambda a: _mean(a, None, False))
+    rules = {"∂out/∂selfᵢ = 1/N": lambda n, g: _expand(g, n._meta[0][0]) / max(math.prod(n._meta[0][0]), 1)}
+
+
+class MeanBackward1(Op):
+    """out = mean of self along ``dim``"""
+
+    forward = staticmethod(lambda a, dim, keepdim: _mean(a, dim, keepdim))
+    rules = {
+        "∂out/∂selfᵢ = 1/(number averaged)": (
+            lambda n, g: _expand(_unreduce(g, n), n._meta[0][0]) / math.prod(n._meta[0][0][d] for d in n.dim)
+        ),
+    }
+
+
+class MaxBackward1(Op):
+    """out = max of all elements"""
+
+    saves = ("self", "result")
+    forward = staticmethod(lambda a: np.max(a))
+    rules = {
+        "∂out/∂selfᵢ = 1/k at each of the k maxima, else 0": (
+            lambda n, g, x, out: g * _constant(_share(_array(x) == _array(out), n), g)
+        ),
+    }
+
+
+class MinBackward1(MaxBackward1):
+    """out = min of all elements"""
+
+    forward = staticmethod(lambda a: np.min(a))
+    rules = {"∂out/∂selfᵢ = 1/k at each of the k minima, else 0": MaxBackward1._vjps[0]}
+
+
+class MaxBackward0(Op):
+    """values = max along ``dim`` (``indices`` say where)"""
+
+    saves = ("indices",)
+    forward = staticmethod(
+        lambda a, dim, keepdim, indices: np.take_along_axis(a, np.expand_dims(indices, dim), dim).squeeze(
+            axis=dim if not keepdim else ()
+        )
+    )
+    rules = {
+        "∂out/∂self = 1 at the maximum, else 0": (
+            lambda n, g: (g if n.keepdim else _unsqueeze(g, n.dim)) * _constant(_one_hot(n), g)
+        ),
+    }
+
+
+class MinBackward0(MaxBackward0):
+    """values = min along ``dim`` (``indices`` say where)"""
+
+    rules = {"∂out/∂self = 1 at the minimum, else 0": MaxBackward0._vjps[0]}
+
+
+# ================================================================ shape
+
+
+class ViewBackward0(Op):
+    """out = self with a new shape (same elements, same order)"""
+
+    forward = staticmethod(lambda a, shape, dim=None: a.reshape(shape))  # squeeze keeps its dim too
+    rules = {"∂/∂self: g reshaped back": lambda n, g: g.reshape(n._meta[0][0])}
+
+
+class SqueezeBackward0(ViewBackward0):
+    """out = self without its size-1 dimensions"""
+
+
+class SqueezeBackward1(ViewBackward0):
+    """out = self without size-1 dimension ``dim``"""
+
+
+class SqueezeBackward2(ViewBackward0):
+    """out = self without size-1 dimensions ``dim`` (a tuple)"""
+
+
+class SqueezeBackward4(ViewBackward0):
+    """out = self without size-1 dimension ``dim``, in place (``squeeze_``, as matmul of a 1-D
+    tensor leaves it)"""
+
+
+class UnsqueezeBackward0(Op):
+    """out = self with a new size-1 dimension at ``dim``"""
+
+    forward = staticmethod(lambda a, dim: np.expand_dims(a, dim))
+    rules = {"∂/∂self: g squeezed at dim": lambda n, g: g.squeeze(n.dim)}
+
+
+class TBackward0(Op):
+    """out = selfᵀ (``t()``, up to 2-D)"""
+
+    forward = staticmethod(lambda a: a.T)
+    rules = {"∂/∂self: gᵀ": lambda n, g: g.T}
+
+
+class TransposeBackward0(Op):
+    """out = self with dimensions ``dim0`` and ``dim1`` swapped"""
+
+    forward = staticmethod(lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1))
+    rules = {"∂/∂self: g with dim0 and dim1 swapped back": lambda n, g: _swapaxes(g, n.dim0, n.dim1)}
+
+
+class PermuteBackward0(Op):
+    """out = self with dimensions reordered by ``dims`` (also ``.T``)"""
+
+    forward = staticmethod(lambda a, dims: np.transpose(a, dims))
+    rules = {
+        "∂/∂self: g in the inverse order": lambda n, g: _permute(g, tuple(int(d) for d in np.argsort(n.dims))),
+    }
+
+
+class ExpandBackward0(Op):
+    """out = self repeated along size-1 (or new leading) dimensions"""
+
+    forward = staticmethod(lambda a, size: np.broadcast_to(a, size))
+    rules = {"∂/∂self: g summed over the expanded dimensions": lambda n, g: g}  # by unbroadcast
+
+
+class CloneBackward0(Op):
+    """out = a copy of self"""
+
+    forward = staticmethod(lambda a: a.copy())
+    rules = {"∂out/∂self = 1": lambda n, g: g}
+
+
+class AliasBackward0(Op):
+    """out = self (a view: ``x[:]``, ``x[...]``)"""
+
+    forward = staticmethod(lambda a: a.view())
+    rules = {"∂out/∂self = 1": lambda n, g: g}
+
+
+class ToCopyBackward0(Op):
+    """out = self converted to ``dtype``"""
+
+    forward = staticmethod(lambda a, dtype: a.astype(dtype))
+    rules = {"∂out/∂self = 1, converted back to self's dtype": lambda n, g: g}  # converted by run_rules
+
+    @classmethod
+    def apply(cls, t: Tensor, dtype: np.dtype) -> Tensor:  # type: ignore[override]
+        if dtype.kind != "f":  # an integer or bool result is never differentiable (x.long())
+            return Tensor._make(t._array.astype(dtype))
+        return super().apply(t, dtype=dtype)
+
+
+class ZeroBackward0(Op):
+    """out = self filled with zeros (``zero_``)"""
+
+    forward = staticmethod(np.zeros_like)
+    rules = {"∂out/∂self = 0": lambda n, g: _constant(np.zeros_like(_array(g)), g)}
+
+
+class FillBackward2(Op):
+    """out = self filled with the number ``value`` (``fill_``)"""
+
+    forward = staticmethod(lambda a, value: np.full_like(a, value))
+    rules = {"∂out/∂self = 0": lambda n, g: _constant(np.zeros_like(_array(g)), g)}
+
+
+class CopyBackwards(Op):
+    """out = src broadcast into self's shape and dtype (``copy_``)"""
+
+    inputs = ("self", "src")
+    forward = staticmethod(lambda a, src: np.broadcast_to(src, a.shape).astype(a.dtype))
+    rules = {
+        "∂out/∂self = 0": lambda n, g: _constant(np.zeros_like(_array(g)), g),
+        "∂out/∂src = 1": lambda n, g: g,
+    }
+
+    def name(self) -> str:
+        return "torch::autograd::CopyBackwards"  # a hand-written node in torch, named like AccumulateGrad
+
+
+class SelectBackward0(Op):
+    """out = self[index] along ``dim``"""
+
+    forward = staticmethod(lambda a, dim, index: a[(slice(None),) * dim + (index,)])
+    rules = {
+        "∂/∂self: g at index, zeros elsewhere": (
+            lambda n, g: _scatter(g, n._meta[0][0], (slice(None),) * n.dim + (n.index,))
+        ),
+    }
+
+
+class SliceBackward0(Op):
+    """out = self[start:end:step] along ``dim``"""
+
+    forward = staticmethod(lambda a, dim, start, end, step: a[(slice(None),) * dim + (slice(start, end, step),)])
+    rules = {
+        "∂/∂self: g at start:end:step, zeros elsewhere": (
+            lambda n, g: _scatter(g, n._meta[0][0], (slice(None),) * n.dim + (slice(n.start, n.end, n.step),))
+        ),
+    }
+
+
+class IndexBackward0(Op):
+    """out = self[indices] (integer arrays or a boolean mask)"""
+
+    saves = ("indices",)
+    forward = staticmethod(lambda a, indices: a[indices])
+    rules = {"∂/∂self: g added back at each index": lambda n, g: _scatter(g, n._meta[0][0], n.indices)}
+
+
+class IndexPutBackward0(Op):
+    """out = zeros(shape) with self added at ``index``: the backward of indexing, differentiable"""
+
+    @staticmethod
+    def forward(g: np.ndarray, shape: tuple, index: Any) -> np.ndarray:
+        out = np.zeros(shape, dtype=g.dtype)
+        np.add.at(out, index, g)  # repeated indices add up, as x[[0, 0]] uses x[0] twice
+        return out
+
+    rules = {"∂/∂self: g[index]": lambda n, g: g[n.index]}  # indexing means the same on arrays and Tensors
+
+
+class CatBackward0(Op):
+    """out = the tensors joined along ``dim``"""
+
+    inputs = ("tensors",)  # any number of them; the rule is the same for each
+    forward = staticmethod(lambda *arrays, dim, sizes: np.concatenate(arrays, axis=dim))
+    rules = {
+        "∂/∂tensors[i]: g's slice i along dim": lambda n, g, start, end: g[
+            (slice(None),) * n.dim + (slice(start, end),)
+        ]
+    }
+
+    @property
+    def _vjps(self) -> list:  # type: ignore[override]
+        rule, ends = self.rules["∂/∂tensors[i]: g's slice i along dim"], np.cumsum(self.sizes)
+        return [lambda n, g, s=int(end - size), e=int(end): rule(n, g, s, e) for size, end in zip(self.sizes, ends)]
+
+
+class StackBackward0(Op):
+    """out = the tensors stacked along a new dimension ``dim``"""
+
+    inputs = ("tensors",)  # any number of them; the rule is the same for each
+    forward = staticmethod(lambda *arrays, dim: np.stack(arrays, axis=dim))
+    rules = {"∂/∂tensors[i]: g selected at i along dim": lambda n, g, i: g[(slice(None),) * n.dim + (i,)]}
+
+    @property
+    def _vjps(self) -> list:  # type: ignore[override]
+        rule = self.rules["∂/∂tensors[i]: g selected at i along dim"]
+        return [lambda n, g, i=i: rule(n, g, i) for i in range(len(self.next_functions))]
+
+
+# ================================================================ losses (gradbook.nn.functional)
+
+
+class MseLossBackward0(Op):
+    """out = mean((self - target)²) (or their sum, or each one)"""
+
+    inputs = ("self", "target")
+    saves = ("self", "target")
+
+    @staticmethod
+    def forward(a: np.ndarray, t: np.ndarray, reduction: str) -> np.ndarray:
+        sq = np.square(a - t)
+        if a.dtype != t.dtype:  # torch's promotion (NumPy's differs for integer targets)
+            sq = sq.astype(promoted(a, t), copy=False)
+        return sq if reduction == "none" else sq.sum(dtype=sq.dtype) if reduction == "sum" else _mean(sq, None, False)
+
+    rules = {
+        "∂out/∂self = 2(self - target)/N": lambda n, g, x, t: (x - t) * (g * (2 / _mse_count(n))),
+        "∂out/∂target = -2(self - target)/N": lambda n, g, x, t: (x - t) * (g * (-2 / _mse_count(n))),
+    }
+
+
+class NllLossBackward0(Op):
+    """out = -mean of self[i, target[i]] (self holds log-probabilities)
+
+    ``self`` is (N, C) with N targets, or (C,) with one 0-d target (a single example).
+    """
+
+    saves = ("self", "target")
+
+    @staticmethod
+    def forward(a: np.ndarray, target: Tensor, reduction: str, ignore_index: int) -> np.ndarray:
+        t = target._array.reshape(-1)  # class indices: a param, not a differentiable input
+        keep = t != ignore_index
+        picked = -a.reshape(-1, a.shape[-1])[np.arange(t.size), np.where(keep, t, 0)]
+        picked = np.where(keep, picked, 0).astype(a.dtype)
+        if reduction == "none":
+            return picked if a.ndim == 2 else picked.reshape(())
+        if reduction == "sum":
+            return picked.sum()
+        count = int(keep.sum())  # every target ignored: the mean of nothing is nan
+        return picked.sum() / a.dtype.type(count) if count else a.dtype.type(np.nan)
+
+    rules = {
+        "∂out/∂self = -1/N at each target, else 0": (
+            lambda n, g, x: (_unsqueeze(g, 1) if g.ndim else g) * _constant(_nll_weights(n), g)
+        ),
+    }
+
+
+# ================================================================ the helpers the rules are written in
+# A rule gets NumPy arrays in a plain backward and Tensors under create_graph=True. Operators
+# (+ - * / ** @ > ==), .T, .mT, .reshape, .squeeze and indexing mean the same on both; these
+# helpers cover the rest.
+
+
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor)  # else a NumPy array (or a NumPy scalar, for 0-d results)
+
+
+def _array(x: Any) -> np.ndarray:
+    return x._array if _is_tensor(x) else x
+
+
+def _constant(array: np.ndarray, like: Any) -> Any:
+    """A value backward does not differentiate (a mask, a sign), in the kind of ``like``."""
+    return Tensor._make(array) if _is_tensor(like) else array
+
+
+def _or(value: Any, default: Any) -> Any:
+    return default if value is None else value
+
+
+def _exp(x: Any) -> Any:
+    return x.exp() if _is_tensor(x) else np.exp(x)
+
+
+def _log(x: Any) -> Any:
+    return x.log() if _is_tensor(x) else np.log(x)
+
+
+def _cos(x: Any) -> Any:
+    return x.cos() if _is_tensor(x) else np.cos(x)
+
+
+def _sin(x: Any) -> Any:
+    return x.sin() if _is_tensor(x) else np.sin(x)
+
+
+def _where(condition: Any, a: Any, b: Any) -> Any:
+    """condition ? a : b, where a or b may be a number."""
+    if not _is_tensor(condition):
+        return np.where(condition, a, b)
+    like = b if _is_tensor(b) else a
+    a, b = (v if _is_tensor(v) else Tensor._make(np.asarray(v, dtype=like._array.dtype)) for v in (a, b))
+    return WhereBackward0.apply(a, b, condition=condition._array)
+
+
+def _sum(x: Any, dim: int) -> Any:
+    """Σ along ``dim``, keeping it as size 1."""
+    if _is_tensor(x):
+        return x.sum(dim, keepdim=True)
+    return x.sum(axis=dim if x.ndim else None, keepdims=True)
+
+
+def _unsqueeze(x: Any, dim: int) -> Any:
+    return x.unsqueeze(dim) if _is_tensor(x) else np.expand_dims(x, dim)
+
+
+def _expand(x: Any, shape: tuple) -> Any:
+    return x.expand(shape) if _is_tensor(x) else np.broadcast_to(x, shape)
+
+
+def _swapaxes(x: Any, dim0: int, dim1: int) -> Any:
+    return x.transpose(dim0, dim1) if _is_tensor(x) else np.swapaxes(x, dim0, dim1)
+
+
+def _permute(x: Any, dims: tuple) -> Any:
+    return x.permute(dims) if _is_tensor(x) else np.transpose(x, dims)
+
+
+def _scatter(g: Any, shape: tuple, index: Any) -> Any:
+    """Zeros of ``shape`` with g added at ``index``: the adjoint of indexing."""
+    if _is_tensor(g):
+        return IndexPutBackward0.apply(g, shape=shape, index=index)
+    return IndexPutBackward0.forward(g, shape, index)
+
+
+def _mean(a: np.ndarray, dim: Any, keepdim: bool) -> np.ndarray:
+    """np.mean in the input's dtype, without NumPy's Python-level wrapper (the same arithmetic)."""
+    count = a.size if dim is None else math.prod(a.shape[d] for d in dim)
+    total = np.add.reduce(a, axis=dim, keepdims=keepdim)
+    if count == 0:
+        return np.full_like(total, np.nan)  # the mean of nothing, silently as in torch
+    return total / a.dtype.type(count)
+
+
+def _unreduce(g: Any, n: Op) -> Any:
+    """Put back the dimensions a reduction without keepdim removed, as size 1."""
+    if n.keepdim:
+        return g
+    shape = list(n._meta[0][0])
+    for d in n.dim:
+        shape[d] = 1
+    return g.reshape(shape)
+
+
+def _share(mask: np.ndarray, n: Op) -> np.ndarray:
+    return (mask / mask.sum()).astype(n._meta[0][1])
+
+
+def _picked(wins: np.ndarray, ties: np.ndarray, n: Op) -> np.ndarray:
+    """1 where this input was picked, ½ on ties (torch splits the gradient there)."""
+    return (wins + 0.5 * ties).astype(n._meta[0][1])
+
+
+def _one_hot(n: Op) -> np.ndarray:
+    shape = n._meta[0][0]
+    positions = np.arange(shape[n.dim]).reshape([-1 if d == n.dim else 1 for d in range(len(shape))])
+    return (positions == np.expand_dims(n.indices, n.dim)).astype(n._meta[0][1])
+
+
+def _mse_count(n: Op) -> int:
+    if n.reduction != "mean":
+        return 1
+    a, b = n._meta[0][0], n._meta[1][0]
+    return math.prod(a if a == b else np.broadcast_shapes(a, b))
+
+
+def _nll_weights(n: Op) -> np.ndarray:
+    """∂out/∂self for a seed of 1: -1 at each kept target (divided by their number for the mean)."""
+    shape, dtype = n._meta[0]
+    t = n.target._array.reshape(-1)
+    keep = t != n.ignore_index
+    w = np.zeros((t.size, shape[-1]), dtype=dtype)
+    w[np.arange(t.size)[keep], t[keep]] = -1
+    return w.reshape(shape) / (max(int(keep.sum()), 1) if n.reduction == "mean" else 1)

@@ -1,0 +1,582 @@
+"""Tensor: a NumPy array plus the flags of autograd (``requires_grad``, ``grad``, ``grad_fn``).
+
+Read this file, then ``ops.py``, then ``autograd/engine.py`` to follow ``y = x * x;
+y.backward()``. Every differentiable method is one call: to an op of ``ops.py``, or to
+``_dispatch.py``, which applies torch's argument rules (numbers, dtypes, broadcasting errors)
+and then calls the op.
+"""
+
+from __future__ import annotations
+
+import builtins
+import warnings
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from ._dtypes import DTYPES, Size, dtype, float32, float64, int64, to_dtype
+from ._messages import NON_LEAF_GRAD_WARNING
+from ._printing import format_tensor
+
+_new = object.__new__
+
+
+class Tensor:
+    """An n-dimensional array that can record the operations applied to it.
+
+    >>> import gradbook as torch
+    >>> x = torch.tensor(2.0, requires_grad=True)
+    >>> y = x * x
+    >>> y
+    tensor(4., grad_fn=<MulBackward0>)
+    >>> y.backward()
+    >>> x.grad
+    tensor(4.)
+    """
+
+    __slots__ = ("_array", "grad_fn", "requires_grad", "_grad", "_accumulator", "_version", "__weakref__")
+    __array_ufunc__ = None  # NumPy defers to our reflected operators: np.float32(2) * x is a Tensor
+    __hash__ = object.__hash__
+
+    @staticmethod
+    def _make(array: Any, grad_fn: Any = None) -> Tensor:
+        """Wrap an array (the result of an op, whose ``grad_fn`` it is) in a new Tensor."""
+        t = _new(Tensor)
+        t._array = array if type(array) is np.ndarray else np.asarray(array)  # NumPy gives scalars for 0-d
+        t.grad_fn = grad_fn
+        t.requires_grad = grad_fn is not None
+        t._grad = t._accumulator = None
+        t._version = 0  # bumped by every in-place change, so backward can see saved values changed
+        return t
+
+    @property
+    def is_leaf(self) -> builtins.bool:
+        """True for tensors made by the user, and for results that do not require grad."""
+        return self.grad_fn is None
+
+    @property
+    def grad(self) -> Tensor | None:
+        """The gradient accumulated by backward(): set for leaves, and for retain_grad() tensors."""
+        if self.grad_fn is not None and self.grad_fn._retains is None and self._grad is None:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None and value._array.shape != self._array.shape:
+            raise RuntimeError(
+                f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
+                f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size"
+            )
+        self._grad = value
+
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: builtins.bool | None = None,
+        create_graph: builtins.bool = False,
+        inputs: Tensor | Sequence[Tensor] | None = None,
+    ) -> None:
+        """Compute the gradient of this tensor w.r.t. the graph leaves and add it into their .grad.
+
+        ``gradient`` is the vector v of the vector-Jacobian product vᵀ·J; it may be omitted only
+        for a one-element tensor (v = 1). Without ``retain_graph=True`` the saved tensors of the
+        graph are freed, and a second backward through a node that saved tensors fails.
+        """
+        if gradient is None and inputs is None and self.grad_fn is not None and self._array.size == 1:
+            keep = create_graph if retain_graph is None else retain_graph  # loss.backward(): v = 1
+            autograd.engine.backward([self], [Tensor._make(np.ones_like(self._array))], keep, create_graph)
+        else:
+            autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def _grad_accumulator(self) -> Any:
+        """The leaf's AccumulateGrad node: one for the leaf's lifetime."""
+        if self._accumulator is None:
+            self._accumulator = autograd.AccumulateGrad(self)
+        return self._accumulator
+
+    # ------------------------------------------------ arithmetic: ops.py, through torch's rules
+
+    def __add__(self, other: Any) -> Tensor:
+        return dispatch.binary(ops.AddBackward0, self, other)
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> Tensor:
+        return dispatch.binary(ops.SubBackward0, self, other)
+
+    def __mul__(self, other: Any) -> Tensor:
+        return dispatch.binary(ops.MulBackward0, self, other)
+
+    __rmul__ = __mul__
+
+    def __rsub__(self, other: Any) -> Tensor:
+        return dispatch.rsub(self, other)
+
+    def __truediv__(self, other: Any) -> Tensor:
+        return dispatch.div(self, other)
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        return dispatch.rdiv(self, other)
+
+    def __pow__(self, other: Any) -> Tensor:
+        return dispatch.pow(self, other)
+
+    def __rpow__(self, other: Any) -> Tensor:
+        return dispatch.rpow(self, other)
+
+    def __neg__(self) -> Tensor:
+        return ops.NegBackward0.apply(self)
+
+    def __matmul__(self, other: Tensor) -> Tensor:
+        return dispatch.matmul(self, other)
+
+    def __rmatmul__(self, other: Tensor) -> Tensor:
+        return dispatch.matmul(dispatch.lift(other, self), self)
+
+    def __abs__(self) -> Tensor:
+        return self.abs()
+
+    def add(self, other: Any, alpha: Any = 1) -> Tensor:
+        """x + y (times ``alpha``)."""
+        return dispatch.add(self, other, alpha)
+
+    def sub(self, other: Any, alpha: Any = 1) -> Tensor:
+        """x - y (times ``alpha``)."""
+        return dispatch.sub(self, other, alpha)
+
+    def mul(self, other: Any) -> Tensor:
+        """x · y, elementwise."""
+        return dispatch.binary(ops.MulBackward0, self, other)
+
+    def div(self, other: Any) -> Tensor:
+        """x / y."""
+        return dispatch.div(self, other)
+
+    def pow(self, exponent: Any) -> Tensor:
+        """x ** exponent."""
+        return dispatch.pow(self, exponent)
+
+    def neg(self) -> Tensor:
+        """-x."""
+        return ops.NegBackward0.apply(self)
+
+    def matmul(self, other: Tensor) -> Tensor:
+        """Matrix product (dot, mv, mm or batched)."""
+        return dispatch.matmul(self, other)
+
+    def dot(self, other: Tensor) -> Tensor:
+        return dispatch.dot(self, other)
+
+    def mm(self, other: Tensor) -> Tensor:
+        """Matrix product of two 2-D tensors."""
+        return dispatch.matmul(self, other)
+
+    def mv(self, other: Tensor) -> Tensor:
+        """Matrix-vector product."""
+        return dispatch.matmul(self, other)
+
+    # ------------------------------------------------ elementwise
+
+    def exp(self) -> Tensor:
+        """eˣ, elementwise."""
+        return ops.ExpBackward0.apply(self)
+
+    def log(self) -> Tensor:
+        """ln(x), elementwise."""
+        return ops.LogBackward0.apply(self)
+
+    def sqrt(self) -> Tensor:
+        """√x, elementwise."""
+        return ops.SqrtBackward0.apply(self)
+
+    def abs(self) -> Tensor:
+        """|x|, elementwise."""
+        return ops.AbsBackward0.apply(self)
+
+    def sin(self) -> Tensor:
+        """sin(x), elementwise."""
+        return ops.SinBackward0.apply(self)
+
+    def cos(self) -> Tensor:
+        """cos(x), elementwise."""
+        return ops.CosBackward0.apply(self)
+
+    def tanh(self) -> Tensor:
+        """tanh(x), elementwise."""
+        return ops.TanhBackward0.apply(self)
+
+    def sigmoid(self) -> Tensor:
+        """1 / (1 + e⁻ˣ), elementwise."""
+        return ops.SigmoidBackward0.apply(self)
+
+    def relu(self) -> Tensor:
+        """max(x, 0), elementwise."""
+        return ops.ReluBackward0.apply(self)
+
+    def clamp(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+        """Limit values to [min, max]."""
+        return dispatch.clamp(self, min, max)
+
+    clip = clamp
+
+    def maximum(self, other: Tensor) -> Tensor:
+        return dispatch.binary(ops.MaximumBackward0, self, other)
+
+    def minimum(self, other: Tensor) -> Tensor:
+        return dispatch.binary(ops.MinimumBackward0, self, other)
+
+    def softmax(self, dim: builtins.int) -> Tensor:
+        """eˣ / Σ eˣ along ``dim``."""
+        return ops.SoftmaxBackward0.apply(self, dim=dispatch.check_dim(dim, self.ndim))
+
+    def log_softmax(self, dim: builtins.int) -> Tensor:
+        """log(softmax(x)) along ``dim``, computed stably."""
+        return ops.LogSoftmaxBackward0.apply(self, dim=dispatch.check_dim(dim, self.ndim))
+
+    # ------------------------------------------------ reductions
+
+    def sum(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        """Sum of all elements, or along ``dim``."""
+        return dispatch.reduce(ops.SumBackward0, ops.SumBackward1, self, dim, keepdim)
+
+    def mean(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        """Mean of all elements, or along ``dim``."""
+        return dispatch.reduce(ops.MeanBackward0, ops.MeanBackward1, self, dim, keepdim)
+
+    def max(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+        """Largest value, or ``(values, indices)`` along ``dim``."""
+        return dispatch.extreme(self, dim, keepdim, "max")
+
+    def min(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+        """Smallest value, or ``(values, indices)`` along ``dim``."""
+        return dispatch.extreme(self, dim, keepdim, "min")
+
+    def argmax(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        """Index of the largest value (along ``dim``)."""
+        return dispatch.arg_extreme(np.argmax, self, dim, keepdim)
+
+    def argmin(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        """Index of the smallest value (along ``dim``)."""
+        return dispatch.arg_extreme(np.argmin, self, dim, keepdim)
+
+    def all(self) -> Tensor:
+        return Tensor._make(np.all(self._array))
+
+    def any(self) -> Tensor:
+        return Tensor._make(np.any(self._array))
+
+    # ------------------------------------------------ shape
+
+    def reshape(self, *shape: Any) -> Tensor:
+        """Same elements, new shape."""
+        return dispatch.view(self, shape)
+
+    def view(self, *shape: Any) -> Tensor:
+        return dispatch.view(self, shape)
+
+    def view_as(self, other: Tensor) -> Tensor:
+        return dispatch.view(self, other.shape)
+
+    def reshape_as(self, other: Tensor) -> Tensor:
+        return dispatch.view(self, other.shape)
+
+    def flatten(self, start_dim: builtins.int = 0, end_dim: builtins.int = -1) -> Tensor:
+        """Flatten dimensions ``start_dim`` .. ``end_dim`` into one."""
+        return dispatch.flatten(self, start_dim, end_dim)
+
+    def squeeze(self, dim: Any = None) -> Tensor:
+        """Remove size-1 dimensions."""
+        return dispatch.squeeze(self, dim)
+
+    def unsqueeze(self, dim: builtins.int) -> Tensor:
+        """Insert a size-1 dimension."""
+        return ops.UnsqueezeBackward0.apply(self, dim=dispatch.check_dim(dim, self.ndim + 1))
+
+    def transpose(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+        """Swap two dimensions."""
+        return dispatch.transpose(self, dim0, dim1)
+
+    def t(self) -> Tensor:
+        """Transpose of a tensor with at most 2 dimensions."""
+        return dispatch.t(self)
+
+    @property
+    def T(self) -> Tensor:  # noqa: N802
+        return dispatch.permute(self, tuple(range(self.ndim))[::-1])
+
+    @property
+    def mT(self) -> Tensor:  # noqa: N802
+        return dispatch.transpose(self, -2, -1)
+
+    def permute(self, *dims: Any) -> Tensor:
+        """Reorder dimensions."""
+        return dispatch.permute(self, dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims)
+
+    def expand(self, *sizes: Any) -> Tensor:
+        return dispatch.expand(self, sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes)
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return dispatch.expand(self, other.shape)
+
+    def __getitem__(self, index: Any) -> Tensor:
+        return dispatch.getitem(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        dispatch.setitem(self, index, value)
+
+    # ------------------------------------------------ comparisons: bool tensors, never recorded
+
+    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return dispatch.compare(np.equal, self, other)
+
+    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return dispatch.compare(np.not_equal, self, other)
+
+    def __lt__(self, other: Any) -> Tensor:
+        return dispatch.compare(np.less, self, other)
+
+    def __le__(self, other: Any) -> Tensor:
+        return dispatch.compare(np.less_equal, self, other)
+
+    def __gt__(self, other: Any) -> Tensor:
+        return dispatch.compare(np.greater, self, other)
+
+    def __ge__(self, other: Any) -> Tensor:
+        return dispatch.compare(np.greater_equal, self, other)
+
+    def __invert__(self) -> Tensor:
+        return Tensor._make(~self._array)
+
+    def __and__(self, other: Any) -> Tensor:
+        return dispatch.compare(np.logical_and, self, other)
+
+    def __or__(self, other: Any) -> Tensor:
+        return dispatch.compare(np.logical_or, self, other)
+
+    def eq(self, other: Any) -> Tensor:
+        return self == other
+
+    def equal(self, other: Tensor) -> builtins.bool:
+        return self.shape == other.shape and builtins.bool(np.array_equal(self._array, other._array))
+
+    def allclose(self, other: Tensor, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08) -> builtins.bool:
+        return builtins.bool(np.allclose(self._array, dispatch.lift(other, self)._array, rtol, atol))
+
+    # ------------------------------------------------ in place (see dispatch.inplace)
+
+    def add_(self, other: Any, alpha: Any = 1) -> Tensor:
+        if alpha != 1:
+            return dispatch.inplace(self, lambda t, o: dispatch.add(t, o, alpha), other)
+        return dispatch.inplace(self, dispatch.add, other, np.add)
+
+    def sub_(self, other: Any, alpha: Any = 1) -> Tensor:
+        if alpha != 1:
+            return dispatch.inplace(self, lambda t, o: dispatch.sub(t, o, alpha), other)
+        return dispatch.inplace(self, dispatch.sub, other, np.subtract)
+
+    def mul_(self, other: Any) -> Tensor:
+        return dispatch.inplace(self, dispatch.mul, other, np.multiply)
+
+    def div_(self, other: Any) -> Tensor:
+        return dispatch.inplace(self, dispatch.div, other, np.true_divide)
+
+    def zero_(self) -> Tensor:
+        return dispatch.inplace(self, dispatch.zero, None)
+
+    def fill_(self, value: Any) -> Tensor:
+        return dispatch.inplace(self, dispatch.fill, value)
+
+    def copy_(self, src: Tensor) -> Tensor:
+        return dispatch.inplace(self, dispatch.fill, src)
+
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+        return dispatch.inplace(self, lambda t, _: dispatch.clamp(t, min, max), None)
+
+    def __iadd__(self, other: Any) -> Tensor:
+        return dispatch.inplace(self, dispatch.add, other, np.add)
+
+    def __isub__(self, other: Any) -> Tensor:
+        return dispatch.inplace(self, dispatch.sub, other, np.subtract)
+
+    def __imul__(self, other: Any) -> Tensor:
+        return dispatch.inplace(self, dispatch.mul, other, np.multiply)
+
+    def __itruediv__(self, other: Any) -> Tensor:
+        return dispatch.inplace(self, dispatch.div, other, np.true_divide)
+
+    # ------------------------------------------------ autograd
+
+    @property
+    def retains_grad(self) -> builtins.bool:
+        return self.grad_fn is not None and self.grad_fn._retains is not None
+
+    def requires_grad_(self, requires_grad: builtins.bool = True) -> Tensor:
+        """Start (or stop) recording operations on this leaf."""
+        if self.grad_fn is not None and not requires_grad:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        if requires_grad and self._array.dtype.kind != "f":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if self.grad_fn is None:
+            self.requires_grad = requires_grad
+        return self
+
+    def retain_grad(self) -> None:
+        """Keep .grad on this non-leaf tensor too (leaves always keep it)."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is not None and self.grad_fn._retains is None:
+            self.grad_fn._retains = weakref.ref(self)
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it.
+
+        Returns a handle whose ``remove()`` unregisters the hook.
+        """
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        node = self.grad_fn if self.grad_fn is not None else self._grad_accumulator()
+        node._tensor_pre_hooks = node._tensor_pre_hooks or {}  # a leaf's hooks live on its AccumulateGrad
+        return autograd.engine.RemovableHandle(node._tensor_pre_hooks, hook)
+
+    def detach(self) -> Tensor:
+        """A tensor with the same values (shared memory) that is not part of any graph."""
+        return Tensor._make(self._array)
+
+    def detach_(self) -> Tensor:
+        self.grad_fn = None
+        self.requires_grad = False
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        """The same values, detached from the graph (shares memory)."""
+        return Tensor._make(self._array)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._array = value._array
+
+    # ------------------------------------------------ attributes and conversion
+
+    def __new__(cls, data: Any = (), *args: Any) -> Tensor:  # torch.Tensor([1, 2]) is float32
+        return dispatch.new_tensor(cls, data)
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._array.shape)
+
+    def size(self, dim: builtins.int | None = None) -> Any:
+        """The shape, or its length along ``dim``."""
+        return self.shape if dim is None else self._array.shape[dispatch.check_dim(dim, self.ndim)]
+
+    @property
+    def dtype(self) -> dtype:
+        return DTYPES[self._array.dtype]
+
+    @property
+    def ndim(self) -> builtins.int:
+        return self._array.ndim
+
+    def dim(self) -> builtins.int:
+        return self._array.ndim
+
+    def numel(self) -> builtins.int:
+        return self._array.size
+
+    def is_floating_point(self) -> builtins.bool:
+        return self._array.dtype.kind == "f"
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    def item(self) -> Any:
+        """The value of a one-element tensor as a Python number."""
+        if self._array.size != 1:
+            raise RuntimeError(f"a Tensor with {self._array.size} elements cannot be converted to Scalar")
+        return self._array.reshape(()).item()
+
+    def tolist(self) -> Any:
+        return self._array.tolist()
+
+    def numpy(self) -> np.ndarray:
+        """The values as a NumPy array sharing memory (not for tensors that require grad)."""
+        if self.requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._array
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def to(self, dtype: Any) -> Tensor:
+        """Convert to another dtype (recorded as ToCopyBackward0); same dtype returns self."""
+        d = to_dtype(dtype)
+        return self if d.numpy == self._array.dtype else ops.ToCopyBackward0.apply(self, dtype=d.numpy)
+
+    def float(self) -> Tensor:
+        return self.to(float32)
+
+    def double(self) -> Tensor:
+        return self.to(float64)
+
+    def long(self) -> Tensor:
+        return self.to(int64)
+
+    def bool(self) -> Tensor:
+        return self.to(builtins.bool)
+
+    def clone(self) -> Tensor:
+        return ops.CloneBackward0.apply(self)
+
+    def __bool__(self) -> builtins.bool:
+        if self._array.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return builtins.bool(self._array)
+
+    def __float__(self) -> builtins.float:
+        return builtins.float(self.item())
+
+    def __int__(self) -> builtins.int:
+        return builtins.int(self.item())
+
+    def __index__(self) -> builtins.int:
+        if self._array.dtype.kind not in "iub" or self._array.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return builtins.int(self.item())
+
+    def __len__(self) -> builtins.int:
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._array.shape[0]
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._array.shape[0]))
+
+    def __repr__(self) -> str:
+        extra = []
+        if self.grad_fn is not None:
+            extra.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
+        elif self.requires_grad:
+            extra.append("requires_grad=True")
+        return format_tensor(self._array, self._array.dtype.name, extra)
+
+    def __str__(self) -> str:
+        return repr(self)  # so that subclasses' repr (Parameter) prints too
+
+    def __format__(self, spec: str) -> str:
+        return format(self.item(), spec) if self.ndim == 0 else repr(self)
+
+
+# The op table, torch's argument rules and the engine build on Tensor, and its methods call them:
+# the one import cycle, closed here.
+from . import _dispatch as dispatch, autograd, ops  # noqa: E402, I001
