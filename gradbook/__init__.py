@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import typing as _typing
 
-from . import autograd, ops
+from . import autograd, nn, ops, optim
 from ._dtypes import Size, bool, dtype, float16, float32, float64, int32, int64
 from ._factories import (
     arange,
@@ -40,53 +40,7 @@ from ._factories import (
     zeros,
     zeros_like,
 )
-from ._functions import (
-    abs,
-    add,
-    allclose,
-    argmax,
-    argmin,
-    cat,
-    clamp,
-    clip,
-    cos,
-    div,
-    dot,
-    equal,
-    exp,
-    flatten,
-    is_tensor,
-    log,
-    log_softmax,
-    matmul,
-    max,
-    maximum,
-    mean,
-    min,
-    minimum,
-    mm,
-    mul,
-    mv,
-    neg,
-    numel,
-    permute,
-    pow,
-    relu,
-    reshape,
-    sigmoid,
-    sin,
-    softmax,
-    sqrt,
-    squeeze,
-    stack,
-    sub,
-    sum,
-    t,
-    tanh,
-    transpose,
-    unsqueeze,
-    where,
-)
+from ._functions import *  # gradbook.exp(x), gradbook.cat(...): the functional forms
 from ._printing import get_printoptions, set_printoptions
 from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .tensor import Tensor  # first: everything else builds on it (tensor.py's last line imports the rest)
@@ -126,6 +80,3 @@ def draw(*roots: Tensor, **kwargs: _typing.Any) -> GraphDrawing:
     level = kwargs.get("stacklevel", 1)
     kwargs["stacklevel"] = level + 1 if level > 0 else 0
     return draw_graph(*roots, **kwargs)
-
-
-from . import nn, optim  # noqa: E402  (they build on the names above)

@@ -1,4 +1,8 @@
-"""The ``gradbook.<op>(tensor, ...)`` functions: each is the Tensor method of the same name."""
+"""The ``gradbook.<op>(tensor, ...)`` functions: each is the Tensor method of the same name.
+
+To give an op of ``ops.py`` its ``gradbook.<name>`` function, add one line here (after its method
+in ``tensor.py``).
+"""
 
 from __future__ import annotations
 
@@ -65,3 +69,52 @@ def equal(a: Tensor, b: Tensor) -> builtins.bool:
 def allclose(a: Tensor, b: Tensor, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08) -> builtins.bool:
     """True if |a - b| <= atol + rtol·|b| everywhere."""
     return a.allclose(b, rtol, atol)
+
+
+__all__ = [
+    "abs",
+    "add",
+    "allclose",
+    "argmax",
+    "argmin",
+    "cat",
+    "clamp",
+    "clip",
+    "cos",
+    "div",
+    "dot",
+    "equal",
+    "exp",
+    "flatten",
+    "is_tensor",
+    "log",
+    "log_softmax",
+    "matmul",
+    "max",
+    "maximum",
+    "mean",
+    "min",
+    "minimum",
+    "mm",
+    "mul",
+    "mv",
+    "neg",
+    "numel",
+    "permute",
+    "pow",
+    "relu",
+    "reshape",
+    "sigmoid",
+    "sin",
+    "softmax",
+    "sqrt",
+    "squeeze",
+    "stack",
+    "sub",
+    "sum",
+    "t",
+    "tanh",
+    "transpose",
+    "unsqueeze",
+    "where",
+]

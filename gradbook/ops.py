@@ -50,16 +50,26 @@ class Op(Node):
         out = cls.forward(*[t._array for t in tensors], **params)
         if type(out) is not np.ndarray:
             out = np.asarray(out)  # NumPy gives scalars for 0-d results
-        if not _State.enabled or not any(t.requires_grad for t in tensors):
-            return Tensor._make(out)
+        if _State.enabled:
+            for t in tensors:
+                if t.requires_grad:
+                    return cls._record(tensors, params, out)
+        return Tensor._make(out)
+
+    @classmethod
+    def _record(cls, tensors: tuple[Tensor, ...], params: dict, out: np.ndarray) -> Tensor:
+        """The result, with a new node as its grad_fn: the inputs' nodes, and what backward needs."""
         node = cls.__new__(cls)
         d = node.__dict__
-        d.update(params)
+        if params:
+            d.update(params)
         d["_seq"] = next(creation_order)
-        d["next_functions"] = tuple(
-            ((t.grad_fn or t._grad_accumulator()) if t.requires_grad else None, 0) for t in tensors
-        )
-        d["_meta"] = [(t._array.shape, t._array.dtype) for t in tensors]  # to shape the gradients
+        edges, meta = [], []  # each input's node (None: needs no grad), and its shape and dtype
+        for t in tensors:
+            edges.append(((t.grad_fn or t._grad_accumulator()) if t.requires_grad else None, 0))
+            meta.append((t._array.shape, t._array.dtype))
+        d["next_functions"] = tuple(edges)
+        d["_meta"] = meta
         if cls._saved_inputs:
             for name, i in cls._saved_inputs:
                 d[name] = tensors[i]
@@ -72,12 +82,21 @@ class Op(Node):
 
     def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
         """The gradient for each input (None where none is needed), summed back to the input's
-        shape and dtype, and whether each is a new array that nothing else holds."""
+        shape and dtype, and whether each is a new array that nothing else holds (``fast``: the
+        values are NumPy arrays; else Tensors, and the rules record a graph of their own)."""
         d = self.__dict__
-        if fast:
-            args = [d["_result"] if name == "result" else d[name]._array for name in self._rule_args]
-        else:
+        if not fast:
             args = [self.result if name == "result" else d[name] for name in self._rule_args]
+            grads = []
+            for rule, (fn, _), (shape, dtype) in zip(self._vjps, self.next_functions, self._meta):
+                g = None
+                if fn is not None and (needed is None or fn in needed):
+                    g = rule(self, grad, *args)
+                    g = unbroadcast(g, shape) if g._array.shape != shape else g
+                    g = g.to(dtype) if g._array.dtype != dtype else g
+                grads.append(g)
+            return grads, [False] * len(grads)
+        args = [d["_result"] if name == "result" else d[name]._array for name in self._rule_args]
         ids = (id(grad), *map(id, args))  # a rule that returns one of these made no new array
         grads, owned = [], []
         for rule, (fn, _), (shape, dtype) in zip(self._vjps, self.next_functions, self._meta):
@@ -86,15 +105,12 @@ class Op(Node):
                 owned.append(False)
                 continue
             g = rule(self, grad, *args)
-            a = g if fast else g._array
-            if a.shape != shape:
+            if g.shape != shape:
                 g = unbroadcast(g, shape)
-                a = g if fast else g._array
-            if a.dtype != dtype:
-                g = g.astype(dtype) if fast else g.to(dtype)
-                a = g if fast else g._array
+            if g.dtype != dtype:
+                g = g.astype(dtype)
             grads.append(g)
-            owned.append(fast and a.base is None and id(g) not in ids)
+            owned.append(g.base is None and id(g) not in ids)
         return grads, owned
 
     @property

@@ -569,3 +569,14 @@ def test_changing_a_saved_output_in_place_is_refused():
     z.add_(1)
     z.sum().backward()
     assert x.grad.tolist() == [2.0, 2.0]
+
+
+@pytest.mark.parametrize(
+    "dtype, name", [("float16", "HalfTensor"), ("float32", "FloatTensor"), ("float64", "DoubleTensor")]
+)
+def test_the_version_error_names_the_tensor_type_as_torch_does(dtype, name):
+    x = torch.tensor([1.0, 2.0], dtype=getattr(torch, dtype), requires_grad=True)
+    y = x.exp()
+    y.add_(1)  # torch: "[torch.HalfTensor [2]], which is output 0 of Exp, is at version 1; ..."
+    with pytest.raises(RuntimeError, match=rf"\[gradbook\.{name} \[2\]\], which is output 0 of Exp,"):
+        y.sum().backward()

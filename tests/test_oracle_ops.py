@@ -253,7 +253,7 @@ linear = lambda T, x, w, b=None: F(T).linear(x, w, b)  # noqa: E731
 
 INT_ATTR = (
     "x.requires_grad = True on an integer tensor: torch raises 'only Tensors of floating point and complex dtype "
-    "can require gradients'; gradbook's requires_grad is a plain slot (gradbook/_tensor.py), so nothing is checked."
+    "can require gradients'; gradbook's requires_grad is a plain slot (gradbook/tensor.py), so nothing is checked."
 )
 
 

@@ -16,6 +16,7 @@ the nodes of its inputs. A leaf that requires grad is reached through its
 from __future__ import annotations
 
 import itertools
+import operator
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +28,7 @@ from ..tensor import Tensor
 from .grad_mode import _State
 
 creation_order = itertools.count()  # every node's number: the engine runs newer nodes first
+_creation = operator.attrgetter("_seq")
 
 
 class Node:
@@ -215,7 +217,8 @@ def execution_order(deps: dict[Node, int]) -> list[Node]:
     made before it, so that is simply newest first. A leaf (``AccumulateGrad``) runs as soon as
     its last consumer has, leaves that are ready together in the order they were made.
     """
-    ops = sorted((n for n in deps if type(n) is not AccumulateGrad), key=_creation, reverse=True)
+    ops = [n for n in deps if type(n) is not AccumulateGrad]
+    ops.sort(key=_creation, reverse=True)
     waiting = {n: k for n, k in deps.items() if type(n) is AccumulateGrad}
     order = sorted((n for n, k in waiting.items() if k == 0), key=_creation)  # leaves given as roots
     for node in ops:
@@ -228,10 +231,6 @@ def execution_order(deps: dict[Node, int]) -> list[Node]:
                     ready.append(fn)
         order += sorted(ready, key=_creation) if len(ready) > 1 else ready
     return order
-
-
-def _creation(node: Node) -> int:
-    return node._seq
 
 
 def leading_to(order: list[Node], targets: dict[Node, int]) -> set[Node]:

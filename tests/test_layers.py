@@ -1,0 +1,245 @@
+"""The package's layers: one import cycle closed once, a short reading path, the layers above the
+engine on torch's public graph only, and ``import gradbook`` loading NumPy alone."""
+
+import ast
+import inspect
+import subprocess
+import sys
+from pathlib import Path
+
+import gradbook
+
+PACKAGE = Path(gradbook.__file__).parent
+READING_PATH = ["tensor.py", "ops.py", "autograd/engine.py"]  # docs/engine.md: read them in this order
+READING_PATH_BUDGET = 300  # lines of the functions (and the op class) that `y = x * x; y.backward()` runs
+FILE_BUDGETS = {"tensor.py": 600, "ops.py": 1000, "autograd/engine.py": 340}
+ABOVE_THE_ENGINE = ["viz", "widgets", "exercises"]
+# what a torch user can read of the graph besides public names (torch spells these with a "_")
+TORCH_PUBLIC = {"_sequence_nr", "_version"}
+
+
+def modules():
+    """{module name: parsed source} for every module of the package."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = (path, ast.parse(path.read_text()))
+    return found
+
+
+MODULES = modules()
+
+
+def _resolve(module: str, is_package: bool, node: ast.ImportFrom | ast.Import) -> list[str]:
+    """The gradbook modules an import statement imports (exact modules, as import-linter reads them)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names if a.name.split(".")[0] == "gradbook"]
+    if node.level:
+        base = module.split(".") if is_package else module.split(".")[:-1]
+        base = base[: len(base) - node.level + 1]
+        target = ".".join(base + ([node.module] if node.module else []))
+    else:
+        target = node.module or ""
+    if target.split(".")[0] != "gradbook":
+        return []
+    return [f"{target}.{a.name}" if f"{target}.{a.name}" in MODULES else target for a in node.names]
+
+
+def import_graph():
+    """{module: [(imported module, statement line, after code?)]} for module-level imports."""
+    graph = {}
+    for name, (path, tree) in MODULES.items():
+        edges, code_seen = [], False
+        for stmt in tree.body:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
+                    continue
+                for target in _resolve(name, path.name == "__init__.py", stmt):
+                    edges.append((target, stmt.lineno, code_seen))
+            elif not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):  # a docstring
+                if not (isinstance(stmt, ast.If) and "TYPE_CHECKING" in ast.unparse(stmt.test)):
+                    code_seen = True
+        graph[name] = edges
+    return graph
+
+
+def cycles(graph):
+    """The strongly connected pieces of more than one module."""
+    index, low, stack, on, found, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            piece = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                piece.add(w)
+                if w == v:
+                    break
+            if len(piece) > 1:
+                found.append(piece)
+
+    for v in list(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_only_import_after_code_is_the_one_that_closes_the_cycle():
+    after = [(m, t, line) for m, edges in import_graph().items() for t, line, late in edges if late]
+    lines = {(m, line) for m, _, line in after}
+    assert lines == {("gradbook.tensor", lines and max(line for m, _, line in after))}, after
+    assert {t for _, t, _ in after} == {"gradbook._dispatch", "gradbook.autograd", "gradbook.ops"}
+    source = (PACKAGE / "tensor.py").read_text().rstrip().splitlines()
+    assert source[-1].startswith("from . import _dispatch as dispatch, autograd, ops"), "it is tensor.py's last line"
+
+
+def test_without_that_import_the_modules_form_no_cycle():
+    graph = {m: {t for t, _, late in edges if not late} for m, edges in import_graph().items()}
+    assert cycles(graph) == []
+    with_it = {m: {t for t, _, _ in edges} for m, edges in import_graph().items()}
+    (piece,) = cycles(with_it)  # and with it, one: Tensor's methods call what builds on Tensor
+    assert {"gradbook.tensor", "gradbook.ops", "gradbook._dispatch"} <= piece
+
+
+def engine_private_names():
+    """Names that start with one underscore and are defined, set or read as attributes in the
+    engine (every module outside the layers above it)."""
+    names = set()
+    for name, (_, tree) in MODULES.items():
+        if name.split(".")[1:2] and name.split(".")[1] in ABOVE_THE_ENGINE:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute):
+                names.add(node.attr)
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+                names.add(node.value)  # __slots__, __dict__ keys
+    return {n for n in names if n.startswith("_") and not n.startswith("__")}
+
+
+def test_the_layers_above_the_engine_use_only_what_a_torch_user_can():
+    private = engine_private_names() - TORCH_PUBLIC
+    problems = []
+    for name, (path, tree) in MODULES.items():
+        parts = name.split(".")
+        if len(parts) < 2 or parts[1] not in ABOVE_THE_ENGINE:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for target in _resolve(name, path.name == "__init__.py", node):
+                    layer = target.split(".")[1] if "." in target else ""
+                    if layer not in ("", "nn", *ABOVE_THE_ENGINE) and target != "gradbook.autograd":
+                        if target != "gradbook.autograd.graph":
+                            problems.append(f"{path.name}:{node.lineno} imports {target}")
+            elif isinstance(node, ast.Attribute) and node.attr in private and not node.attr.startswith("_saved_"):
+                owner = node.value.id if isinstance(node.value, ast.Name) else ""
+                if owner not in ("self", "cls", "sys"):
+                    problems.append(f"{path.name}:{node.lineno} reads .{node.attr}")
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("getattr", "hasattr", "setattr"):
+                if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and node.args[1].value in private:
+                    problems.append(f"{path.name}:{node.lineno} reads {node.args[1].value!r}")
+    assert problems == []
+
+
+def test_the_check_finds_a_private_name():
+    tree = ast.parse("def f(t):\n    return t._array, t.grad_fn._retains\n")
+    private = engine_private_names()
+    found = [n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr in private]
+    assert found == ["_retains", "_array"] or sorted(found) == ["_array", "_retains"]
+
+
+def test_import_gradbook_loads_numpy_and_nothing_else():
+    code = (  # what gradbook adds to what the interpreter and NumPy load anyway
+        "import sys\n"
+        "import numpy\n"
+        "before = set(sys.modules)\n"
+        "import gradbook\n"
+        "added = {m.split('.')[0] for m in set(sys.modules) - before} - set(sys.stdlib_module_names)\n"
+        "print(sorted(m for m in added if m != 'cython_runtime' and not m.startswith('_cython_')))\n"
+    )  # numpy.random's compiled modules register Cython's runtime
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['gradbook', 'numpy']"  # numpy: its submodules that gradbook uses (numpy.random)
+
+
+def test_every_submodule_imports_first_in_a_fresh_process():
+    for name in MODULES:
+        if name.split(".")[1:2] and name.split(".")[1] == "widgets":
+            continue  # needs ipywidgets: imported in the widget tests
+        subprocess.run([sys.executable, "-c", f"import {name}"], check=True, capture_output=True)
+
+
+def reading_path():
+    """The definitions `y = x * x; y.backward(); x.grad` runs, as (file, name, lines): each
+    function once (its comprehensions and lambdas inside it), a lambda in a class body as its class."""
+    x = gradbook.tensor(2.0, requires_grad=True)
+    codes = []
+
+    def tracer(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename.startswith(str(PACKAGE)):
+            codes.append(frame.f_code)
+
+    sys.settrace(tracer)
+    try:
+        y = x * x
+        y.backward()
+        _ = x.grad
+    finally:
+        sys.settrace(None)
+    read = {}
+    for code in codes:
+        path = Path(code.co_filename)
+        tree = MODULES_BY_PATH[path]
+        line = code.co_firstlineno
+        best = None
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                continue
+            start = min([node.lineno] + [d.lineno for d in node.decorator_list])  # a code object starts there
+            if start <= line <= node.end_lineno and not (isinstance(node, ast.ClassDef) and code.co_name != "<lambda>"):
+                if best is None or start >= best[0]:
+                    best = (start, node)
+        start, node = best
+        read[(str(path.relative_to(PACKAGE)), node.name)] = node.end_lineno - start + 1
+    return read
+
+
+MODULES_BY_PATH = {path: tree for path, tree in MODULES.values()}
+
+
+def test_backward_of_x_times_x_reads_in_three_files_and_under_300_lines():
+    read = reading_path()
+    on_path = {k: n for k, n in read.items() if k[0] in READING_PATH}
+    beside = sorted(f"{f}:{name}" for f, name in read if f not in READING_PATH)
+    assert beside == ["_dispatch.py:binary"], "torch's argument rules, skipped on first reading"
+    assert ("ops.py", "MulBackward0") in on_path and ("autograd/engine.py", "backward") in on_path
+    total = sum(on_path.values())
+    print(f"reading path: {total} lines in {len(on_path)} definitions", sorted(on_path.items()))
+    assert total <= READING_PATH_BUDGET
+
+
+def test_the_reading_path_files_keep_their_budgets():
+    for name, budget in FILE_BUDGETS.items():
+        assert len((PACKAGE / name).read_text().splitlines()) <= budget, name
+
+
+def test_docs_name_the_reading_path_in_order():
+    text = (PACKAGE.parent / "docs" / "engine.md").read_text()
+    positions = [text.index(f"gradbook/{name}") for name in READING_PATH]
+    assert positions == sorted(positions)
+    assert all(f"gradbook/{name}" in (PACKAGE.parent / "README.md").read_text() for name in READING_PATH)
+
+
+_ = inspect

@@ -1,0 +1,188 @@
+"""The op table, one line per op: a program that records it, checked with gradcheck (finite
+differences) and, when torch is installed, against torch's values, graph and gradients.
+
+Adding an op to ``gradbook/ops.py`` means adding its line to ``TABLE`` (a test fails until you do).
+"""
+
+import inspect
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gradbook
+from gradbook import ops
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+
+def line(op, program, *shapes, positive=False, torch_graph=True, eps=1e-6):
+    """``program(T, *inputs)`` records ``op`` (T is gradbook or torch); ``shapes`` are the float64
+    inputs that require grad (random normal; ``positive``: in [0.5, 2]). ``torch_graph=False``
+    where torch records the same math under other node names; ``eps`` is gradcheck's step (and
+    tolerance), larger for a float32 result."""
+    return pytest.param(op, program, shapes, positive, torch_graph, eps, id=op)
+
+
+TABLE = [
+    # arithmetic
+    line("AddBackward0", lambda T, a, b: a + b, (2, 3), (3,)),
+    line("SubBackward0", lambda T, a, b: a.sub(b, alpha=2), (2, 3), (2, 1)),
+    line("RsubBackward1", lambda T, a: 1 - a, (3,)),
+    line("MulBackward0", lambda T, a, b: a * b, (2, 3), (3,)),
+    line("DivBackward0", lambda T, a, b: a / b, (3,), (3,), positive=True),
+    line("ReciprocalBackward0", lambda T, a: 2 / a, (3,), positive=True),
+    line("NegBackward0", lambda T, a: -a, (3,)),
+    line("PowBackward0", lambda T, a: a**3, (3,)),
+    line("PowBackward1", lambda T, a, b: a**b, (3,), (3,), positive=True),
+    line("PowBackward2", lambda T, a: 2**a, (3,)),
+    # matrix products
+    line("DotBackward0", lambda T, a, b: a @ b, (4,), (4,)),
+    line("MvBackward0", lambda T, a, b: a @ b, (3, 4), (4,)),
+    line("MmBackward0", lambda T, a, b: a @ b, (3, 4), (4, 2)),
+    line("BmmBackward0", lambda T, a, b: a @ b, (2, 3, 4), (2, 4, 2), torch_graph=False),  # torch: bmm + views
+    line("AddmmBackward0", lambda T, b, x, w: T.nn.functional.linear(x, w, b), (2,), (3, 4), (2, 4)),
+    # elementwise functions
+    line("ExpBackward0", lambda T, a: a.exp(), (3,)),
+    line("LogBackward0", lambda T, a: a.log(), (3,), positive=True),
+    line("SqrtBackward0", lambda T, a: a.sqrt(), (3,), positive=True),
+    line("AbsBackward0", lambda T, a: a.abs(), (3,)),
+    line("SinBackward0", lambda T, a: a.sin(), (3,)),
+    line("CosBackward0", lambda T, a: a.cos(), (3,)),
+    line("TanhBackward0", lambda T, a: a.tanh(), (3,)),
+    line("SigmoidBackward0", lambda T, a: a.sigmoid(), (3,)),
+    line("ReluBackward0", lambda T, a: a.relu(), (4,)),
+    line("ClampBackward1", lambda T, a: a.clamp(-0.5, 0.5), (4,)),
+    line("MaximumBackward0", lambda T, a, b: T.maximum(a, b), (4,), (4,)),
+    line("MinimumBackward0", lambda T, a, b: T.minimum(a, b), (4,), (4,)),
+    line("WhereBackward0", lambda T, a, b: T.where(a > 0, a, b), (4,), (4,)),
+    line("SoftmaxBackward0", lambda T, a: a.softmax(1), (2, 3)),
+    line("LogSoftmaxBackward0", lambda T, a: a.log_softmax(1), (2, 3)),
+    # reductions
+    line("SumBackward0", lambda T, a: a.sum(), (2, 3)),
+    line("SumBackward1", lambda T, a: a.sum(0), (2, 3)),
+    line("MeanBackward0", lambda T, a: a.mean(), (2, 3)),
+    line("MeanBackward1", lambda T, a: a.mean(1, keepdim=True), (2, 3)),
+    line("MaxBackward1", lambda T, a: a.max(), (2, 3)),
+    line("MinBackward1", lambda T, a: a.min(), (2, 3)),
+    line("MaxBackward0", lambda T, a: a.max(1)[0], (2, 3)),
+    line("MinBackward0", lambda T, a: a.min(0, keepdim=True)[0], (2, 3)),
+    # shape
+    line("ViewBackward0", lambda T, a: a.view(3, 2), (2, 3)),
+    line("SqueezeBackward0", lambda T, a: a.squeeze(), (2, 1, 3)),
+    line("SqueezeBackward1", lambda T, a: a.squeeze(1), (2, 1, 3)),
+    line("SqueezeBackward2", lambda T, a: a.squeeze((1,)), (2, 1, 3)),
+    line("SqueezeBackward4", lambda T, a, b: a @ b, (4,), (4, 3)),
+    line("UnsqueezeBackward0", lambda T, a: a.unsqueeze(0), (3,)),
+    line("TBackward0", lambda T, a: a.t(), (2, 3)),
+    line("TransposeBackward0", lambda T, a: a.transpose(0, 2), (2, 3, 4)),
+    line("PermuteBackward0", lambda T, a: a.permute(2, 0, 1), (2, 3, 4)),
+    line("ExpandBackward0", lambda T, a: a.expand(2, 3), (1, 3)),
+    line("CloneBackward0", lambda T, a: a.clone(), (3,)),
+    line("AliasBackward0", lambda T, a: a[...], (3,)),
+    line("ToCopyBackward0", lambda T, a: a.float(), (3,), eps=1e-3),
+    line("ZeroBackward0", lambda T, a: (a * 2).zero_() + a, (3,)),
+    line("FillBackward2", lambda T, a: (a * 2).fill_(5.0) * a, (3,)),
+    line("CopyBackwards", lambda T, a, b: (a * 2).copy_(b), (3,), (3,)),
+    line("SelectBackward0", lambda T, a: a[1], (3, 2)),
+    line("SliceBackward0", lambda T, a: a[:, 1:3], (2, 4)),
+    line("IndexBackward0", lambda T, a: a[T.tensor([0, 0, 2])], (3, 2)),
+    line(
+        "IndexPutBackward0",  # what indexing's rule records under create_graph
+        lambda T, a: T.autograd.grad((a[T.tensor([0, 0, 2])] ** 2).sum(), a, create_graph=True)[0],
+        (3,),
+        torch_graph=False,
+    ),
+    line("CatBackward0", lambda T, a, b: T.cat([a, b], 1), (2, 3), (2, 1)),
+    line("StackBackward0", lambda T, a, b: T.stack([a, b], 1), (2, 3), (2, 3)),
+    # losses
+    line("MseLossBackward0", lambda T, a, b: T.nn.functional.mse_loss(a, b), (2, 3), (2, 3)),
+    line("NllLossBackward0", lambda T, a: T.nn.functional.nll_loss(a, T.tensor([2, 0])), (2, 3)),
+]
+
+OP_CLASSES = {
+    name: cls
+    for name, cls in vars(ops).items()
+    if inspect.isclass(cls) and issubclass(cls, ops.Op) and cls is not ops.Op
+}
+
+
+def inputs(T, shapes, positive, seed=0):
+    rng = np.random.default_rng(seed)
+    arrays = [rng.uniform(0.5, 2.0, s) if positive else rng.standard_normal(s) for s in shapes]
+    return [T.tensor(a, dtype=T.float64, requires_grad=True) for a in arrays]
+
+
+def node_names(t):
+    """The class names of every node in t's graph."""
+    found, stack = set(), [t.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is not None and type(node).__name__ not in found:
+            found.add(type(node).__name__)
+            stack.extend(fn for fn, _ in node.next_functions)
+    return found
+
+
+def test_every_op_class_has_a_line():
+    assert sorted(p.values[0] for p in TABLE) == sorted(OP_CLASSES)
+
+
+@pytest.mark.parametrize("op, program, shapes, positive, torch_graph, eps", TABLE)
+def test_the_line_records_its_op_and_passes_gradcheck(op, program, shapes, positive, torch_graph, eps):
+    xs = inputs(gradbook, shapes, positive)
+    assert op in node_names(program(gradbook, *xs))
+    assert gradbook.autograd.gradcheck(lambda *a: program(gradbook, *a), xs, eps=eps, atol=max(1e-5, eps))
+
+
+@pytest.mark.oracle
+@pytest.mark.skipif(torch is None, reason="torch is not installed")
+@pytest.mark.parametrize("op, program, shapes, positive, torch_graph, eps", TABLE)
+def test_the_line_matches_torch(op, program, shapes, positive, torch_graph, eps):
+    ours, theirs = inputs(gradbook, shapes, positive), inputs(torch, shapes, positive)
+    out_g, out_t = program(gradbook, *ours), program(torch, *theirs)
+    np.testing.assert_allclose(out_g.detach().numpy(), out_t.detach().numpy(), rtol=1e-12, atol=1e-12)
+    assert str(out_g.dtype).split(".")[1] == str(out_t.dtype).split(".")[1]
+    if torch_graph:
+        assert node_names(out_g) == node_names(out_t)
+    weights = np.random.default_rng(1).standard_normal(out_g.shape)  # a seed v for vᵀJ
+    (out_g * gradbook.tensor(weights, dtype=out_g.dtype)).sum().backward()
+    (out_t * torch.tensor(weights, dtype=out_t.dtype)).sum().backward()
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(OP_CLASSES))
+def test_each_input_has_one_rule_with_its_own_text(name):
+    cls = OP_CLASSES[name]
+    texts = list(cls.rules)
+    assert len(texts) == len(cls.inputs), f"{name}: {len(cls.inputs)} inputs but {len(texts)} rules"
+    for input_name, text in zip(cls.inputs, texts):
+        assert input_name in text, f"{name}: the rule {text!r} does not name its input {input_name!r}"
+        assert text.startswith("∂") and "\n" not in text and len(text) <= 60
+        assert text not in (cls.__doc__ or ""), f"{name}: the rule text is the docstring"
+    assert all(callable(rule) for rule in cls.rules.values())
+
+
+def test_the_worked_example_of_docs_engine_md_adds_an_op():
+    """docs/engine.md adds sinh in one class: run its code as written and check the new op."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "engine.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    (cls_source,) = [b for b in blocks if b.startswith("class SinhBackward0(Op):")]
+    scope = dict(vars(ops))
+    exec(cls_source, scope)  # as if written in ops.py
+    sinh = scope["SinhBackward0"]
+    x = gradbook.tensor([0.5, -1.0, 2.0], dtype=gradbook.float64, requires_grad=True)
+    y = sinh.apply(x)
+    assert y.grad_fn.name() == "SinhBackward0" and y.grad_fn._saved_self is x
+    np.testing.assert_allclose(y.detach().numpy(), np.sinh([0.5, -1.0, 2.0]))
+    assert gradbook.autograd.gradcheck(sinh.apply, (x,))
+    (g,) = gradbook.autograd.grad(y.sum(), x, create_graph=True)  # the rule is differentiable again
+    (gg,) = gradbook.autograd.grad(g.sum(), x)
+    np.testing.assert_allclose(gg.numpy(), np.sinh([0.5, -1.0, 2.0]))  # d²sinh/dx² = sinh
+    if torch is not None:
+        assert torch.tensor(1.0, requires_grad=True).sinh().grad_fn.name() == "SinhBackward0"
