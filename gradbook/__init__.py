@@ -43,7 +43,7 @@ from ._factories import (
 from ._functions import *  # gradbook.exp(x), gradbook.cat(...): the functional forms
 from ._printing import get_printoptions, set_printoptions
 from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .tensor import Tensor  # first: everything else builds on it (tensor.py's last line imports the rest)
+from .tensor import Tensor
 
 if _typing.TYPE_CHECKING:
     from .viz.draw import GraphDrawing  # imported on the first draw(): graphviz is not needed before

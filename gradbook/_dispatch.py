@@ -15,10 +15,12 @@ from typing import Any
 import numpy as np
 
 from . import _factories, ops
-from ._dtypes import c_name, promote_types, promoted, rank, scalar_dtype, scalar_name, type_name
-from ._messages import LEAF_INPLACE_ERROR
+from ._dtypes import SILENT, c_name, numpy_errors, promote_types, promoted, rank, scalar_dtype, scalar_name, type_name
+from ._messages import GRAD_DTYPE_ERROR, LEAF_INPLACE_ERROR
 from .autograd.grad_mode import _State, no_grad
 from .tensor import Tensor
+
+_silence, _unsilence = numpy_errors.set, numpy_errors.reset  # no NumPy warnings, as Op.apply
 
 
 def new_tensor(cls: type, data: Any) -> Tensor:
@@ -26,13 +28,56 @@ def new_tensor(cls: type, data: Any) -> Tensor:
     return _factories.tensor(data, dtype=np.float32)
 
 
+def check_grad(t: Tensor, value: Any) -> None:
+    """torch's checks on ``t.grad = value``."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+    if value._array.shape != t._array.shape:
+        raise RuntimeError(
+            f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
+            f"'{list(t.shape)}'. Please ensure that the gradient and the tensor are the same size"
+        )
+    if value._array.dtype != t._array.dtype:
+        raise RuntimeError(GRAD_DTYPE_ERROR.format(got=c_name(value._array.dtype), want=scalar_name(t._array.dtype)))
+
+
 def lift(value: Any, like: Tensor) -> Tensor:
-    """A Tensor for ``value``: tensors pass through, numbers take the dtype torch would give."""
+    """A Tensor for ``value``: tensors pass through, numbers take the dtype torch would give (an
+    integer that does not fit wraps, as torch's C++ conversion does; beyond 64 bits it refuses)."""
     if isinstance(value, Tensor):
         return value
-    if isinstance(value, (builtins.int, builtins.float, np.number, np.bool_)):
+    if isinstance(value, (builtins.int, np.integer)) and not isinstance(value, (builtins.bool, np.bool_)):
+        if not -(2**63) <= value < 2**64:
+            raise OverflowError("int too big to convert")
+        want = scalar_dtype(value, like._array.dtype)
+        return Tensor._make(np.array(value if value < 2**63 else value - 2**64, dtype=np.int64).astype(want))
+    if isinstance(value, (builtins.float, np.number, np.bool_)):
         return Tensor._make(np.array(value, dtype=scalar_dtype(value, like._array.dtype)))
     return _factories.tensor(value)
+
+
+_OPERANDS = (Tensor, builtins.int, builtins.float, np.number, np.bool_, np.ndarray)
+
+
+def operand(value: Any) -> bool:
+    """Whether an operator takes ``value`` as its other operand (as torch's do): a tensor, a
+    number, or a NumPy array on the right (``x * np.ones(3)``). Anything else gets NotImplemented,
+    so Python raises its own TypeError (and ``x * [1, 2]`` asks the list, as with torch)."""
+    return isinstance(value, _OPERANDS)
+
+
+def tensor_argument(value: Any, method: str, name: str = "other") -> Tensor:
+    """A method's tensor argument, with torch's error for anything else."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{method}(): argument '{name}' (position 1) must be Tensor, not {type(value).__name__}")
+    return value
+
+
+def argument(value: Any, method: str, name: str = "other") -> Any:
+    """A method's tensor-or-number argument, with torch's error for anything else."""
+    if not isinstance(value, (Tensor, builtins.int, builtins.float, np.number, np.bool_)):
+        raise TypeError(f"{method}(): argument '{name}' (position 1) must be Tensor, not {type(value).__name__}")
+    return value
 
 
 def broadcast_check(a: tuple, b: tuple) -> None:
@@ -62,9 +107,18 @@ def binary(cls: type[ops.Op], a: Tensor, b: Any, **params: Any) -> Tensor:
         except ValueError:
             broadcast_check(a._array.shape, b._array.shape)  # raises torch's message
             raise
+    if type(b) is float and a._array.dtype.kind == "f" and not (a.requires_grad and _State.enabled):
+        quiet = _silence(SILENT)  # the fast path for x * 0.5: NumPy keeps float32 for a Python float
+        try:
+            return Tensor._make(cls.forward(a._array, b, **params))
+        finally:
+            _unsilence(quiet)
+    if not isinstance(b, _OPERANDS):
+        return NotImplemented  # Python raises its TypeError (or asks b: [1, 2] * x)
+    if isinstance(b, np.ndarray):  # a NumPy array counts as a tensor of its own dtype, 0-d or not
+        b = _factories.tensor(b)
+        return _promoting(cls, a, b, want=promote_types(a._array.dtype, b._array.dtype), **params)
     if not isinstance(b, Tensor):
-        if type(b) is float and a._array.dtype.kind == "f" and not (a.requires_grad and _State.enabled):
-            return Tensor._make(cls.forward(a._array, b, **params))  # NumPy keeps float32 for a Python float
         b = lift(b, a)
     try:
         return _promoting(cls, a, b, **params)
@@ -73,12 +127,12 @@ def binary(cls: type[ops.Op], a: Tensor, b: Any, **params: Any) -> Tensor:
         raise
 
 
-def _promoting(cls: type[ops.Op], a: Tensor, b: Tensor, **params: Any) -> Tensor:
-    """``cls.apply(a, b)`` with its result in torch's promoted dtype."""
+def _promoting(cls: type[ops.Op], a: Tensor, b: Tensor, want: np.dtype | None = None, **params: Any) -> Tensor:
+    """``cls.apply(a, b)`` with its result in torch's promoted dtype (or ``want``)."""
     out = cls.apply(a, b, **params)
     x, y = a._array, b._array
-    if x.dtype != y.dtype:
-        want = promoted(x, y)
+    if x.dtype != y.dtype or want is not None:
+        want = want if want is not None else promoted(x, y)
         if out._array.dtype != want:
             out._array = out._array.astype(want)
     return out
@@ -96,6 +150,8 @@ def sub(a: Tensor, b: Any, alpha: Any = 1) -> Tensor:
 
 def rsub(a: Tensor, b: Any) -> Tensor:
     """b - a: a number minus a tensor is ops.RsubBackward1, a tensor minus a tensor ops.SubBackward0."""
+    if not operand(b) or isinstance(b, np.ndarray):
+        return NotImplemented
     if isinstance(b, Tensor):
         return sub(b, a)
     return ops.RsubBackward1.apply(a.float() if a._array.dtype.kind != "f" and isinstance(b, float) else a, other=b)
@@ -108,6 +164,8 @@ def mul(a: Tensor, b: Any) -> Tensor:
 
 def div(a: Tensor, b: Any) -> Tensor:
     """a / b (true division: integer tensors give float32)."""
+    if not operand(b):
+        return NotImplemented
     a, b = pair(a, b)
     out = ops.DivBackward0.apply(a, b)
     want = promoted(a._array, b._array)
@@ -119,22 +177,88 @@ def div(a: Tensor, b: Any) -> Tensor:
 
 def rdiv(a: Tensor, b: Any) -> Tensor:
     """b / a for a number b: torch records it as reciprocal(a) · b."""
+    if not operand(b) or isinstance(b, np.ndarray):
+        return NotImplemented
     if isinstance(b, Tensor):
         return div(b, a)
     return mul(ops.ReciprocalBackward0.apply(a), b)
 
 
+def _integer_division(a: Tensor, b: Tensor) -> None:
+    if a._array.dtype.kind in "iub" and b._array.dtype.kind in "iub" and not np.all(b._array):
+        raise RuntimeError("ZeroDivisionError")
+
+
+def remainder(a: Tensor, b: Any) -> Tensor:
+    """a % b, with Python's sign rule (the sign of b), as torch.remainder."""
+    if not operand(b):
+        return NotImplemented
+    number = not isinstance(b, Tensor)
+    a, b = pair(a, b)
+    _integer_division(a, b)
+    if number:
+        out = ops.RemainderBackward0.apply(a, other=b._array)
+    else:
+        out = ops.RemainderBackward1.apply(a, b)
+    return _in_promoted_dtype(out, a, b)
+
+
+def floor_divide(a: Tensor, b: Any, reflected: bool = False) -> Tensor:
+    """a // b (``reflected``: b // a), rounded down as Python does; torch has no derivative for it."""
+    if not operand(b) or (reflected and isinstance(b, np.ndarray)):
+        return NotImplemented
+    return _not_differentiable("floor_divide", np.floor_divide, a, b, reflected)
+
+
+def reflected_remainder(a: Tensor, b: Any) -> Tensor:
+    """b % a for a number b: torch has no derivative for it."""
+    if not operand(b) or isinstance(b, np.ndarray):
+        return NotImplemented
+    if isinstance(b, Tensor):
+        return remainder(b, a)
+    return _not_differentiable("remainder", np.remainder, a, b, True)
+
+
+def _not_differentiable(op: str, ufunc: Any, a: Tensor, b: Any, reflected: bool) -> Tensor:
+    number = not isinstance(b, Tensor)
+    a, b = pair(a, b)
+    x, y = (b, a) if reflected else (a, b)
+    _integer_division(x, y)
+    if number:
+        out = ops.NotImplementedBackward.apply(
+            a, compute=lambda t: ufunc(*((b._array, t) if reflected else (t, b._array))), op=op
+        )
+    else:
+        out = ops.NotImplementedBackward.apply(x, y, compute=ufunc, op=op)
+    return _in_promoted_dtype(out, a, b)
+
+
+def _in_promoted_dtype(out: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    want = promoted(a._array, b._array)
+    if out._array.dtype != want:
+        out._array = out._array.astype(want)
+    return out
+
+
 def pow(a: Tensor, exponent: Any) -> Tensor:  # noqa: A001
     """a ** exponent: ops.PowBackward0 for a number exponent, ops.PowBackward1 for a tensor."""
+    if not operand(exponent):
+        return NotImplemented
+    if isinstance(exponent, np.ndarray):
+        exponent = _factories.tensor(exponent)
     if isinstance(exponent, Tensor):
         return binary(ops.PowBackward1, *pair(a, exponent))
     if a._array.dtype.kind != "f" and isinstance(exponent, float):
         a = a.float()
+    elif a._array.dtype.kind in "iu" and isinstance(exponent, builtins.int) and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
     return ops.PowBackward0.apply(a, exponent=exponent)
 
 
 def rpow(a: Tensor, base: Any) -> Tensor:
     """base ** a for a number base (ops.PowBackward2)."""
+    if not operand(base) or isinstance(base, np.ndarray):
+        return NotImplemented
     if isinstance(base, Tensor):
         return pow(base, a)
     if a._array.dtype.kind != "f":  # an integer base keeps integer exponents integer (2 ** arange)
@@ -142,8 +266,12 @@ def rpow(a: Tensor, base: Any) -> Tensor:
     return ops.PowBackward2.apply(a, base=base)
 
 
-def compare(ufunc: Any, a: Tensor, b: Any) -> Tensor:
-    """A comparison or logical op: a bool tensor, never recorded."""
+def compare(ufunc: Any, a: Tensor, b: Any) -> Any:
+    """A comparison or logical op: a bool tensor, never recorded (``x == None`` is False, as in torch)."""
+    if b is None and ufunc in (np.equal, np.not_equal):
+        return ufunc is np.not_equal
+    if not operand(b):
+        return NotImplemented
     a, b = pair(a, b)
     return Tensor._make(ufunc(a._array, b._array))
 
@@ -200,7 +328,9 @@ def clamp(t: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """Matrix product with torch's dispatch: dot (1-D·1-D), mv (2-D·1-D), mm (2-D·2-D), batched."""
-    b = b if isinstance(b, Tensor) else lift(b, a)
+    if not isinstance(b, (Tensor, np.ndarray)):
+        return NotImplemented
+    b = b if isinstance(b, Tensor) else _factories.tensor(b)
     x, y = a._array, b._array
     if x.ndim == 2 and y.ndim == 2 and x.shape[1] == y.shape[0] and x.dtype == y.dtype:
         return ops.MmBackward0.apply(a, b)  # the common case first: checks below give the errors
@@ -466,7 +596,14 @@ def getitem(t: Tensor, index: Any) -> Tensor:
     parts = tuple(_index_part(p) for p in (index if isinstance(index, tuple) else (index,)))
     if sum(p is Ellipsis for p in parts) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    used = sum(_indexcheck_dims(p) for p in parts if p is not None and p is not Ellipsis)
+    used = sum(_index_dims(p) for p in parts if p is not None and p is not Ellipsis)
+    if t.ndim == 0 and used:
+        if any(isinstance(p, slice) for p in parts):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        raise IndexError(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
+            "to convert a 0-dim tensor to a number"
+        )
     if used > t.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t.ndim}")
     out, dim, pos, rest = t, 0, 0, []  # pos: torch's position for messages; rest: for ops.IndexBackward0
@@ -491,7 +628,7 @@ def getitem(t: Tensor, index: Any) -> Tensor:
             dim += 1
         elif isinstance(p, np.ndarray):
             rest.append(p)
-            dim, pos = dim + _indexcheck_dims(p), pos + _indexcheck_dims(p) - 1
+            dim, pos = dim + _index_dims(p), pos + _index_dims(p) - 1
         else:
             i, size = int(p), out._array.shape[dim]
             if not -size <= i < size:
@@ -505,16 +642,24 @@ def getitem(t: Tensor, index: Any) -> Tensor:
 
 
 def _index_part(p: Any) -> Any:
-    """An index part as getitem reads it: tensors and lists become arrays, a 0-d integer tensor an int."""
+    """An index part as getitem reads it: tensors and lists become arrays, a 0-d integer tensor an
+    int, True a new dimension; torch's error for anything else."""
     if isinstance(p, Tensor):
         return int(p._array) if p._array.ndim == 0 and p._array.dtype.kind in "iu" else p._array
     if isinstance(p, list):
         a = np.asarray(p)
-        return a.astype(np.int64) if a.size == 0 else a
-    return p
+        return a.astype(np.int64) if a.size == 0 or a.dtype.kind == "f" else a  # x[[1.5]] is x[[1]]
+    if p is True:
+        return None
+    if p is None or p is Ellipsis or isinstance(p, (slice, builtins.int, np.integer, np.ndarray)):
+        return p
+    raise IndexError(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices "
+        f"(got {type(p).__name__})"
+    )
 
 
-def _indexcheck_dims(p: Any) -> int:
+def _index_dims(p: Any) -> int:
     """How many dimensions of the tensor an index part uses up (a k-d boolean mask: k)."""
     return p.ndim if isinstance(p, np.ndarray) and p.dtype == bool else 1
 
@@ -534,7 +679,7 @@ def _check_index_arrays(shape: tuple, rest: list) -> None:
             if p.dtype.kind not in "iu":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             ints.append((p, shape[d]))
-        d += _indexcheck_dims(p)
+        d += _index_dims(p)
     try:
         arrays = np.broadcast_arrays(*[p for p, _ in ints])
     except ValueError:
@@ -577,7 +722,11 @@ def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
     other_requires = isinstance(other, Tensor) and other.requires_grad
     if ufunc is not None and not (_State.enabled and (t.requires_grad or other_requires)):
         try:  # the optimizer's path: one NumPy call writing into t's memory
-            ufunc(t._array, other._array if isinstance(other, Tensor) else other, out=t._array, casting="same_kind")
+            quiet = _silence(SILENT)
+            try:
+                ufunc(t._array, other._array if isinstance(other, Tensor) else other, out=t._array, casting="same_kind")
+            finally:
+                _unsilence(quiet)
             t._version += 1
             return t
         except (ValueError, TypeError):
@@ -612,7 +761,9 @@ def _write(t: Tensor, out: Tensor) -> None:
 
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors along an existing dimension."""
-    tensors = list(tensors)
+    if isinstance(tensors, Tensor):
+        raise TypeError("cat(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
+    tensors = _tensor_list(tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     first = tensors[0]
@@ -641,7 +792,9 @@ def _joined(out: Tensor, tensors: list[Tensor]) -> Tensor:
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors of the same shape along a new dimension."""
-    tensors = list(tensors)
+    if isinstance(tensors, Tensor):
+        raise TypeError("stack(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
+    tensors = _tensor_list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     for i, x in enumerate(tensors[1:], 1):
@@ -651,3 +804,11 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                 f"at entry 0 and {list(x._array.shape)} at entry {i}"
             )
     return _joined(ops.StackBackward0.apply(*tensors, dim=check_dim(dim, tensors[0].ndim + 1)), tensors)
+
+
+def _tensor_list(tensors: Sequence[Any]) -> list[Tensor]:
+    tensors = list(tensors)
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    return tensors

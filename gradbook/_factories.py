@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import builtins
+import functools
 from typing import Any
 
 import numpy as np
 
-from ._dtypes import DTYPES, float32, int64
+from ._dtypes import SILENT, Size, float32, from_numpy_dtype, int64, numpy_errors, promote_types
+from ._dtypes import bool as bool_
 from ._dtypes import to_dtype as _to_dtype
 from .tensor import Tensor
 
@@ -17,30 +19,88 @@ _rng = np.random.default_rng(0)
 def tensor(data: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
     """Make a leaf tensor from a number, a (nested) list, a NumPy array or a tensor (copied).
 
-    Python floats become float32 (torch's default), ints int64, bools bool; a NumPy array keeps
-    its dtype.
+    Python floats become float32 (torch's default), ints int64, bools bool; NumPy arrays and
+    scalars keep their dtype; with ``dtype`` the values are converted once, straight from Python's
+    (so ``tensor(0.1, dtype=float64)`` is exactly 0.1).
 
     >>> import gradbook as torch
     >>> torch.tensor([2, 3, 4], dtype=torch.float, requires_grad=True)
     tensor([2., 3., 4.], requires_grad=True)
     """
+    want = None if dtype is None else _to_dtype(dtype, "tensor").numpy
     if isinstance(data, Tensor):
-        array = data._array.copy()
+        array = data._array.astype(want) if want is not None else data._array.copy()
+    elif isinstance(data, (np.ndarray, np.generic)):
+        array = np.array(data, dtype=want if want is not None else from_numpy_dtype(data.dtype).numpy)
     else:
-        array = np.array(data)
-        if not isinstance(data, np.ndarray) and array.dtype.kind == "f":
-            array = array.astype(np.float32)
-    if dtype is not None:
-        array = array.astype(_to_dtype(dtype).numpy)
-    elif array.dtype not in DTYPES:
-        kind = array.dtype.kind
-        if kind in "iu":
-            array = array.astype(np.int64)
-        elif kind == "f":
-            array = array.astype(np.float32)
-        else:
-            raise TypeError(f"can't convert {type(data).__name__} of dtype {array.dtype} to a tensor")
+        values, kinds = _python_values(data)
+        if want is None:
+            want = functools.reduce(promote_types, kinds) if kinds else float32.numpy
+        quiet = numpy_errors.set(SILENT)  # tensor(1e40) is inf, silently, as in torch
+        try:
+            array = np.array(values, dtype=want)
+        finally:
+            numpy_errors.reset(quiet)
     return _new_leaf(array, requires_grad)
+
+
+_KIND_OF = {builtins.bool: np.dtype(np.bool_), builtins.int: np.dtype(np.int64), builtins.float: np.dtype(np.float32)}
+
+
+def _python_values(data: Any) -> tuple[Any, set[np.dtype]]:
+    """``data`` as nested lists of Python numbers, and the dtype each kind of number asks for
+    (torch: a Python float is the default float32, a NumPy scalar or 0-d tensor keeps its dtype),
+    with torch's errors for ragged lists and for values a tensor cannot hold."""
+    kinds: set[np.dtype] = set()
+    values = _values(data, kinds)
+    _check_lengths(values, 0)
+    return values, kinds
+
+
+def _values(x: Any, kinds: set[np.dtype]) -> Any:
+    if isinstance(x, (list, tuple)):
+        return [_values(v, kinds) for v in x]
+    if isinstance(x, Tensor):
+        if x._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        kinds.add(x._array.dtype)
+        return x._array.item()
+    if isinstance(x, np.generic):
+        kinds.add(from_numpy_dtype(x.dtype).numpy)
+        return x.item()
+    if isinstance(x, (builtins.bool, builtins.int, builtins.float)):
+        kind = (
+            builtins.bool
+            if isinstance(x, builtins.bool)
+            else builtins.int
+            if isinstance(x, builtins.int)
+            else builtins.float
+        )
+        if kind is builtins.int and not -(2**63) <= x < 2**63:
+            raise ValueError("Overflow when unpacking long long")
+        kinds.add(_KIND_OF[kind])
+        return x
+    if isinstance(x, complex):
+        raise TypeError("gradbook has no complex tensors: use real and imaginary parts as two float tensors")
+    if x is None:
+        raise RuntimeError("Could not infer dtype of NoneType")
+    raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+
+
+def _check_lengths(values: Any, dim: builtins.int) -> None:
+    """torch's errors for nested lists that are not a box."""
+    if not isinstance(values, list) or not values:
+        return
+    first = values[0]
+    for v in values[1:]:
+        if isinstance(first, list) != isinstance(v, list):
+            if isinstance(first, list):
+                raise TypeError("not a sequence")
+            raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer")
+        if isinstance(first, list) and len(v) != len(first):
+            raise ValueError(f"expected sequence of length {len(first)} at dim {dim + 1} (got {len(v)})")
+    for v in values:
+        _check_lengths(v, dim + 1)
 
 
 def _new_leaf(array: np.ndarray, requires_grad: builtins.bool) -> Tensor:
@@ -74,26 +134,50 @@ def manual_seed(seed: builtins.int) -> None:
     _rng = np.random.default_rng(seed)
 
 
-def _shape(size: tuple) -> tuple[builtins.int, ...]:
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
-    return tuple(builtins.int(s) for s in size)
+def _is_int(v: Any) -> builtins.bool:
+    return isinstance(v, (builtins.int, np.integer)) and not isinstance(v, (builtins.bool, np.bool_))
 
 
-def _leaf(array: np.ndarray, dtype: Any, requires_grad: builtins.bool) -> Tensor:
-    return _new_leaf(
-        array.astype((_to_dtype(dtype) if dtype is not None else float32).numpy, copy=False), requires_grad
-    )
+def _shape(size: tuple, caller: str) -> tuple[builtins.int, ...]:
+    """A factory's ``*size`` as a shape, with torch's errors for what is not one."""
+    if len(size) == 1 and not _is_int(size[0]):
+        one = size[0]
+        if not isinstance(one, (tuple, list, Size)):
+            raise TypeError(f"{caller}(): argument 'size' (position 1) must be tuple of ints, not {type(one).__name__}")
+        bad = next((i for i, v in enumerate(one) if not _is_int(v)), None)
+        if bad is not None and isinstance(one, list):
+            raise TypeError(
+                f"{caller}(): argument 'size' (position 1) must be tuple of ints, but found element of type "
+                f"{type(one[bad]).__name__} at pos {bad}"
+            )
+        size = tuple(one)
+    bad = next((i for i, v in enumerate(size) if not _is_int(v)), None)
+    if bad is not None:
+        raise TypeError(
+            f"{caller}(): argument 'size' failed to unpack the object at pos {bad + 1} with error "
+            f'"type must be tuple of ints,but got {type(size[bad]).__name__}"'
+        )
+    shape = tuple(builtins.int(v) for v in size)
+    if any(v < 0 for v in shape):
+        if caller == "zeros":
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}")
+    return shape
+
+
+def _leaf(array: np.ndarray, dtype: Any, requires_grad: builtins.bool, caller: str = "tensor") -> Tensor:
+    d = _to_dtype(dtype, caller) if dtype is not None else float32
+    return _new_leaf(array.astype(d.numpy, copy=False), requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
     """A tensor of ones with the given shape (float32 unless ``dtype`` says otherwise)."""
-    return _leaf(np.ones(_shape(size)), dtype, requires_grad)
+    return _leaf(np.ones(_shape(size, "ones")), dtype, requires_grad, "ones")
 
 
 def zeros(*size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
     """A tensor of zeros with the given shape."""
-    return _leaf(np.zeros(_shape(size)), dtype, requires_grad)
+    return _leaf(np.zeros(_shape(size, "zeros")), dtype, requires_grad, "zeros")
 
 
 empty = zeros
@@ -101,9 +185,11 @@ empty = zeros
 
 def full(size: Any, fill_value: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
     """A tensor filled with ``fill_value``; its dtype follows the value (int64, float32, bool)."""
+    if not isinstance(size, (tuple, list, Size)):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
     if dtype is None and isinstance(fill_value, (builtins.bool, builtins.int)):
-        dtype = builtins.bool if isinstance(fill_value, builtins.bool) else int64
-    return _leaf(np.full(_shape((size,)), fill_value), dtype, requires_grad)
+        dtype = bool_ if isinstance(fill_value, builtins.bool) else int64
+    return _leaf(np.full(_shape((size,), "full"), fill_value), dtype, requires_grad, "full")
 
 
 def _like(t: Tensor, dtype: Any) -> Any:
@@ -112,16 +198,16 @@ def _like(t: Tensor, dtype: Any) -> Any:
 
 def ones_like(t: Tensor, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
     """Ones with the shape and dtype of ``t``: the usual ``gradient=`` for a non-scalar backward."""
-    return _leaf(np.ones(t._array.shape), _like(t, dtype), requires_grad)
+    return _leaf(np.ones(t._array.shape), _like(t, dtype), requires_grad, "ones_like")
 
 
 def zeros_like(t: Tensor, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
     """Zeros with the shape and dtype of ``t``."""
-    return _leaf(np.zeros(t._array.shape), _like(t, dtype), requires_grad)
+    return _leaf(np.zeros(t._array.shape), _like(t, dtype), requires_grad, "zeros_like")
 
 
 def full_like(t: Tensor, fill_value: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
-    return _leaf(np.full(t._array.shape, fill_value), _like(t, dtype), requires_grad)
+    return _leaf(np.full(t._array.shape, fill_value), _like(t, dtype), requires_grad, "full_like")
 
 
 def arange(
@@ -130,34 +216,45 @@ def arange(
     """Values from ``start`` up to (not including) ``end``; int64 if all arguments are integers."""
     if end is None:
         start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         ints = all(isinstance(v, builtins.int) for v in (start, end, step))
         dtype = int64 if ints else float32
-    return _leaf(np.arange(start, end, step), dtype, requires_grad)
+    return _leaf(np.arange(start, end, step), dtype, requires_grad, "arange")
 
 
 def linspace(
     start: Any, end: Any, steps: builtins.int, dtype: Any = None, requires_grad: builtins.bool = False
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
-    return _leaf(np.linspace(start, end, steps), dtype, requires_grad)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    return _leaf(np.linspace(start, end, steps), dtype, requires_grad, "linspace")
 
 
 def eye(
     n: builtins.int, m: builtins.int | None = None, dtype: Any = None, requires_grad: builtins.bool = False
 ) -> Tensor:
     """The identity matrix (n × m)."""
-    return _leaf(np.eye(n, m), dtype, requires_grad)
+    if not _is_int(n):
+        raise TypeError(f"eye(): argument 'n' (position 1) must be int, not {type(n).__name__}")
+    for name, v in (("n", n), ("m", m)):
+        if v is not None and v < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {v}")
+    return _leaf(np.eye(n, m), dtype, requires_grad, "eye")
 
 
 def rand(*size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
     """Uniform random numbers in [0, 1) (seed with ``manual_seed``)."""
-    return _leaf(_rng.random(_shape(size)), dtype, requires_grad)
+    return _leaf(_rng.random(_shape(size, "rand")), dtype, requires_grad, "rand")
 
 
 def randn(*size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
     """Standard normal random numbers (seed with ``manual_seed``)."""
-    return _leaf(_rng.standard_normal(_shape(size)), dtype, requires_grad)
+    return _leaf(_rng.standard_normal(_shape(size, "randn")), dtype, requires_grad, "randn")
 
 
 def rand_like(t: Tensor, dtype: Any = None) -> Tensor:
@@ -170,11 +267,18 @@ def randn_like(t: Tensor, dtype: Any = None) -> Tensor:
 
 def randint(low: builtins.int, high: Any = None, size: Any = None, dtype: Any = None) -> Tensor:
     """Random integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)``."""
+    given_low = size is not None
     if size is None:
         low, high, size = 0, low, high
-    return _leaf(_rng.integers(low, high, _shape((size,))), dtype or int64, False)
+    for name, position, v in (("low", 1, low), ("high", 2 if given_low else 1, high)):
+        if not _is_int(v):
+            raise TypeError(f"randint(): argument '{name}' (position {position}) must be int, not {type(v).__name__}")
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    return _leaf(_rng.integers(low, high, _shape((size,), "randint")), dtype or int64, False, "randint")
 
 
 def randperm(n: builtins.int, dtype: Any = None) -> Tensor:
     """A random permutation of 0 .. n-1."""
-    return _leaf(_rng.permutation(n), dtype or int64, False)
+    _shape((n,), "randperm")
+    return _leaf(_rng.permutation(n), dtype or int64, False, "randperm")

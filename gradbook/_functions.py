@@ -33,6 +33,8 @@ mv = Tensor.mv
 neg = Tensor.neg
 permute = Tensor.permute
 pow = Tensor.pow  # noqa: A001
+remainder = Tensor.remainder
+floor_divide = Tensor.floor_divide
 relu = Tensor.relu
 reshape = Tensor.reshape
 sigmoid = Tensor.sigmoid
@@ -102,6 +104,8 @@ __all__ = [
     "numel",
     "permute",
     "pow",
+    "remainder",
+    "floor_divide",
     "relu",
     "reshape",
     "sigmoid",

@@ -22,6 +22,20 @@ NON_LEAF_GRAD_WARNING = (
     "for more information."
 )
 
+GRAD_DTYPE_ERROR = (
+    "attempting to assign a gradient with dtype '{got}' to a tensor with grad_dtype '{want}'. The gradient "
+    "must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+    "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the "
+    "dtypes of a tensor and its gradient may break downstream systems that assume they match."
+)
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
+    "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to "
+    "avoid this. If you have to use this function, make sure to reset the .grad fields of your parameters "
+    "to None after use to break the cycle and avoid the leak."
+)
+
 LEAF_INPLACE_ERROR = "a leaf Variable that requires grad is being used in an in-place operation."
 
 
@@ -36,3 +50,10 @@ def version_error(t: Any, version: int, creator: Any) -> RuntimeError:
         "instead. Hint: the saved value changed after it was used; compute on a copy "
         "(.clone()) or make the change after backward()."
     )
+
+
+def type_of(value: Any) -> str:
+    """A type's name as torch's C++ messages print it (``float``, ``numpy.ndarray``)."""
+    t = type(value)
+    heap = t.__flags__ & (1 << 9)  # a class written in Python: C's tp_name is its bare name
+    return t.__name__ if heap or t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"

@@ -11,20 +11,23 @@ Adding an op is one class here and one line in ``tests/test_ops_table.py``.
 
 from __future__ import annotations
 
-import functools
 import inspect
 import math
+import operator
 import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ._dtypes import promoted
+from ._dtypes import SILENT, numpy_errors, promoted
 from ._messages import FREED_ERROR
 from .autograd.engine import Node, creation_order
 from .autograd.grad_mode import _State
 from .tensor import Tensor
+
+_silence, _unsilence = numpy_errors.set, numpy_errors.reset
+_array_of = operator.attrgetter("_array")
 
 
 class Op(Node):
@@ -43,11 +46,21 @@ class Op(Node):
     _vjps: ClassVar[tuple[Callable[..., Any], ...]] = ()
     _saved_inputs: ClassVar[tuple[tuple[str, int], ...]] = ()  # (name, position) of saved inputs
     _rule_args: ClassVar[tuple[str, ...]] = ()  # what the rules receive after (node, g)
+    _saves_result: ClassVar[bool] = False
 
     @classmethod
     def apply(cls, *tensors: Tensor, **params: Any) -> Tensor:
         """Compute the op; if an input requires grad (and grad mode is on), record a node for it."""
-        out = cls.forward(*[t._array for t in tensors], **params)
+        quiet = _silence(SILENT)  # no NumPy warnings: torch gives inf and nan silently
+        try:
+            if len(tensors) == 2:  # the common cases, without building an argument list
+                out = cls.forward(tensors[0]._array, tensors[1]._array, **params)
+            elif len(tensors) == 1:
+                out = cls.forward(tensors[0]._array, **params)
+            else:
+                out = cls.forward(*map(_array_of, tensors), **params)
+        finally:
+            _unsilence(quiet)
         if type(out) is not np.ndarray:
             out = np.asarray(out)  # NumPy gives scalars for 0-d results
         if _State.enabled:
@@ -64,18 +77,17 @@ class Op(Node):
         if params:
             d.update(params)
         d["_seq"] = next(creation_order)
-        edges, meta = [], []  # each input's node (None: needs no grad), and its shape and dtype
-        for t in tensors:
-            edges.append(((t.grad_fn or t._grad_accumulator()) if t.requires_grad else None, 0))
-            meta.append((t._array.shape, t._array.dtype))
-        d["next_functions"] = tuple(edges)
-        d["_meta"] = meta
+        # each input's node (None: it needs no grad), and its shape and dtype to shape its gradient
+        d["next_functions"] = tuple(
+            [((t.grad_fn or t._grad_accumulator()) if t.requires_grad else None, 0) for t in tensors]
+        )
+        d["_meta"] = [(t._array.shape, t._array.dtype) for t in tensors]
         if cls._saved_inputs:
             for name, i in cls._saved_inputs:
                 d[name] = tensors[i]
             d["_versions"] = [(tensors[i], tensors[i]._version, tensors[i].grad_fn) for _, i in cls._saved_inputs]
         result = Tensor._make(out, node)
-        if "result" in cls.saves:
+        if cls._saves_result:
             d["_result"] = out
             d["_result_ref"] = weakref.ref(result)  # watched for in-place changes
         return result
@@ -123,6 +135,7 @@ class Op(Node):
         d = self.__dict__
         for name in self.saves:
             d.pop("_result" if name == "result" else name, None)
+        d.pop("_versions", None)  # it holds the saved tensors too
         d["_freed"] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -131,6 +144,7 @@ class Op(Node):
             cls._vjps = tuple(cls.rules.values())
         cls._saved_inputs = tuple((name, cls.inputs.index(name)) for name in cls.saves if name in cls.inputs)
         cls._rule_args = tuple(name for name in cls.saves if name in cls.inputs or name == "result")
+        cls._saves_result = "result" in cls.saves
         for name in cls.saves:  # torch's _saved_<name>: readable until freed
             setattr(cls, f"_saved_{name}", property(lambda node, name=name: node._saved(name)))
         for name in _params(cls):
@@ -179,18 +193,7 @@ def unbroadcast(grad: Any, shape: tuple[int, ...]) -> Any:
     if grad.shape[lead:] == shape:  # only new leading dimensions (a bias): one reduction
         return np.add.reduce(grad, axis=tuple(range(lead)))
     dims = tuple(range(lead)) + tuple(i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1)
-    return grad.sum(axis=dims, keepdims=True).reshape(shape)
-
-
-def _quiet(fn: Any) -> Any:
-    """``fn`` without NumPy's warnings: torch gives inf and nan silently (log 0, 1/0, overflow)."""
-
-    @functools.wraps(fn)
-    def quiet(*args: Any, **kwargs: Any) -> Any:
-        with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
-
-    return quiet
+    return np.add.reduce(grad, axis=dims, keepdims=True).reshape(shape)
 
 
 def _floating(fn: Any) -> Any:
@@ -250,7 +253,7 @@ class DivBackward0(Op):
 
     inputs = ("self", "other")
     saves = ("self", "other")
-    forward = _quiet(np.true_divide)
+    forward = np.true_divide
     rules = {
         "∂out/∂self = 1/other": lambda n, g, a, b: g / b,
         "∂out/∂other = -self/other²": lambda n, g, a, b: -g * a / (b * b),
@@ -261,7 +264,7 @@ class ReciprocalBackward0(Op):
     """out = 1/self"""
 
     saves = ("result",)
-    forward = _floating(_quiet(np.reciprocal))
+    forward = _floating(np.reciprocal)
     rules = {"∂out/∂self = -1/self² = -out²": lambda n, g, out: -g * out * out}
 
 
@@ -276,7 +279,7 @@ class PowBackward0(Op):
     """out = self ** exponent, for a number exponent (kept as a param)"""
 
     saves = ("self",)
-    forward = _quiet(lambda a, exponent: np.power(a, exponent))
+    forward = staticmethod(lambda a, exponent: np.power(a, exponent))
     rules = {
         "∂out/∂self = exponent · self^(exponent-1)": (
             lambda n, g, x: g * 0 if n.exponent == 0 else g * n.exponent * x ** (n.exponent - 1)
@@ -289,7 +292,7 @@ class PowBackward1(Op):
 
     inputs = ("self", "exponent")
     saves = ("self", "exponent", "result")
-    forward = _quiet(np.power)
+    forward = np.power
     rules = {
         "∂out/∂self = exponent · self^(exponent-1)": lambda n, g, x, e, out: g * _where(e == 0, 0.0, e * x ** (e - 1)),
         "∂out/∂exponent = out · ln(self)": (
@@ -303,12 +306,57 @@ class PowBackward2(Op):
 
     inputs = ("exponent",)
     saves = ("exponent", "result")
-    forward = staticmethod(_quiet(lambda e, base: np.power(np.asarray(base, dtype=e.dtype), e)))
+    forward = staticmethod(lambda e, base: np.power(np.asarray(base, dtype=e.dtype), e))
     rules = {
         "∂out/∂exponent = out · ln(base)": (
             lambda n, g, e, out: g * 0 if n.base == 0 else g * out * float(np.log(n.base))
         ),
     }
+
+
+class RemainderBackward0(Op):
+    """out = self mod other, for a number other: Python's %, with the sign of other"""
+
+    forward = staticmethod(lambda a, other: np.remainder(a, other))
+    rules = {"∂out/∂self = 1": lambda n, g: g}
+
+
+class RemainderBackward1(Op):
+    """out = self mod other = self - other · floor(self/other), both tensors"""
+
+    inputs = ("self", "other")
+    saves = ("self", "other")
+    forward = np.remainder
+    rules = {
+        "∂out/∂self = 1": lambda n, g, a, b: g,
+        "∂out/∂other = -floor(self/other)": (
+            lambda n, g, a, b: -g * _constant(np.floor(_array(a) / _array(b)), g)  # floor' = 0: a constant
+        ),
+    }
+
+
+def _not_implemented(n: Op, g: Any) -> Any:
+    raise RuntimeError(f"derivative for aten::{n.op} is not implemented")
+
+
+class NotImplementedBackward(Op):
+    """An op whose derivative torch does not implement: ``//``, and a number % a tensor
+
+    torch records it as a node named NotImplemented; backward through it raises torch's error.
+    """
+
+    inputs = ("self", "other")
+    forward = staticmethod(lambda *arrays, compute, op: compute(*arrays))
+    rules = {"∂out/∂self: not implemented": _not_implemented, "∂out/∂other: not implemented": _not_implemented}
+
+    def name(self) -> str:
+        return "torch::autograd::NotImplemented"
+
+    def _sequence_nr(self) -> int:
+        return 2**64 - 1
+
+
+NotImplementedBackward.__name__ = NotImplementedBackward.__qualname__ = "NotImplemented"  # torch's repr
 
 
 # ================================================================ matrix products
@@ -379,15 +427,14 @@ class AddmmBackward0(Op):
 
 
 def _sigmoid(a: np.ndarray) -> np.ndarray:
-    with np.errstate(over="ignore"):  # torch's formula: e⁻ᵃ overflows to inf and σ to 0 (not a subnormal)
-        return 1 / (1 + np.exp(-a))
+    return 1 / (1 + np.exp(-a))  # torch's formula: e⁻ᵃ overflows to inf and σ to 0 (not a subnormal)
 
 
 class ExpBackward0(Op):
     """out = eˢᵉˡᶠ"""
 
     saves = ("result",)
-    forward = _floating(_quiet(np.exp))
+    forward = _floating(np.exp)
     rules = {"∂out/∂self = eˢᵉˡᶠ = out": lambda n, g, out: g * out}
 
 
@@ -395,7 +442,7 @@ class LogBackward0(Op):
     """out = ln(self)"""
 
     saves = ("self",)
-    forward = _floating(_quiet(np.log))
+    forward = _floating(np.log)
     rules = {"∂out/∂self = 1/self": lambda n, g, x: g / x}
 
 
@@ -403,7 +450,7 @@ class SqrtBackward0(Op):
     """out = √self"""
 
     saves = ("result",)
-    forward = _floating(_quiet(np.sqrt))
+    forward = _floating(np.sqrt)
     rules = {"∂out/∂self = 1/(2√self) = 1/(2·out)": lambda n, g, out: g / (2 * out)}
 
 
@@ -412,7 +459,9 @@ class AbsBackward0(Op):
 
     saves = ("self",)
     forward = np.abs
-    rules = {"∂out/∂self = sign(self) (0 at 0)": lambda n, g, x: g * _constant(np.sign(_array(x)), g)}
+    rules = {
+        "∂out/∂self = sign(self) (0 at 0)": lambda n, g, x: g * _constant(np.nan_to_num(np.sign(_array(x))), g),
+    }  # torch: 0 at nan too
 
 
 class SinBackward0(Op):
@@ -452,7 +501,7 @@ class ReluBackward0(Op):
 
     saves = ("result",)
     forward = staticmethod(lambda a: np.maximum(a, 0, dtype=a.dtype))
-    rules = {"∂out/∂self = 1 where out > 0, else 0": lambda n, g, out: g * (out > 0)}
+    rules = {"∂out/∂self = 1 where out > 0, else 0": lambda n, g, out: _where(out <= 0, 0.0, g)}  # 1 at nan
 
 
 class ClampBackward1(Op):
@@ -474,12 +523,8 @@ class MaximumBackward0(Op):
     saves = ("self", "other")
     forward = np.maximum
     rules = {
-        "∂out/∂self = 1 where self > other, ½ on ties": (
-            lambda n, g, a, b: g * _constant(_picked(_array(a) > _array(b), _array(a) == _array(b), n), g)
-        ),
-        "∂out/∂other = 1 where other > self, ½ on ties": (
-            lambda n, g, a, b: g * _constant(_picked(_array(b) > _array(a), _array(a) == _array(b), n), g)
-        ),
+        "∂out/∂self = 1 where self > other, ½ on ties": lambda n, g, a, b: g * _constant(_picked(a, b, n), g),
+        "∂out/∂other = 1 where other > self, ½ on ties": lambda n, g, a, b: g * _constant(_picked(b, a, n), g),
     }
 
 
@@ -490,12 +535,8 @@ class MinimumBackward0(Op):
     saves = ("self", "other")
     forward = np.minimum
     rules = {
-        "∂out/∂self = 1 where self < other, ½ on ties": (
-            lambda n, g, a, b: g * _constant(_picked(_array(a) < _array(b), _array(a) == _array(b), n), g)
-        ),
-        "∂out/∂other = 1 where other < self, ½ on ties": (
-            lambda n, g, a, b: g * _constant(_picked(_array(b) < _array(a), _array(a) == _array(b), n), g)
-        ),
+        "∂out/∂self = 1 where self < other, ½ on ties": lambda n, g, a, b: g * _constant(_picked(b, a, n), g),
+        "∂out/∂other = 1 where other < self, ½ on ties": lambda n, g, a, b: g * _constant(_picked(a, b, n), g),
     }
 
 
@@ -519,8 +560,8 @@ class SoftmaxBackward0(Op):
     @staticmethod
     def forward(a: np.ndarray, dim: int) -> np.ndarray:
         dim = dim if a.ndim else None
-        e = np.exp(a - a.max(axis=dim, keepdims=True))
-        return e / e.sum(axis=dim, keepdims=True)
+        e = np.exp(a - np.maximum.reduce(a, axis=dim, keepdims=True))
+        return e / np.add.reduce(e, axis=dim, keepdims=True)
 
     rules = {"∂/∂self: out · (g - Σ g·out)": lambda n, g, out: out * (g - _sum(g * out, n.dim))}
 
@@ -533,8 +574,8 @@ class LogSoftmaxBackward0(Op):
     @staticmethod
     def forward(a: np.ndarray, dim: int) -> np.ndarray:
         dim = dim if a.ndim else None
-        shifted = a - a.max(axis=dim, keepdims=True)
-        return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        shifted = a - np.maximum.reduce(a, axis=dim, keepdims=True)
+        return shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True))
 
     rules = {"∂/∂self: g - softmax · Σ g": lambda n, g, out: g - _exp(out) * _sum(g, n.dim)}
 
@@ -545,14 +586,14 @@ class LogSoftmaxBackward0(Op):
 class SumBackward0(Op):
     """out = Σ self (all elements)"""
 
-    forward = staticmethod(lambda a: a.sum())
+    forward = staticmethod(lambda a: np.add.reduce(a, axis=None))
     rules = {"∂out/∂selfᵢ = 1: g copied to every element": lambda n, g: _expand(g, n._meta[0][0])}
 
 
 class SumBackward1(Op):
     """out = Σ self along ``dim``"""
 
-    forward = staticmethod(lambda a, dim, keepdim: a.sum(axis=dim, keepdims=keepdim))
+    forward = staticmethod(lambda a, dim, keepdim: np.add.reduce(a, axis=dim, keepdims=keepdim))
     rules = {"∂out/∂selfᵢ = 1: g copied back along dim": lambda n, g: _expand(_unreduce(g, n), n._meta[0][0])}
 
 
@@ -578,18 +619,16 @@ class MaxBackward1(Op):
     """out = max of all elements"""
 
     saves = ("self", "result")
-    forward = staticmethod(lambda a: np.max(a))
+    forward = staticmethod(lambda a: np.maximum.reduce(a, axis=None))
     rules = {
-        "∂out/∂selfᵢ = 1/k at each of the k maxima, else 0": (
-            lambda n, g, x, out: g * _constant(_share(_array(x) == _array(out), n), g)
-        ),
+        "∂out/∂selfᵢ = 1/k at each of the k maxima, else 0": (lambda n, g, x, out: g * _constant(_share(x, out, n), g)),
     }
 
 
 class MinBackward1(MaxBackward1):
     """out = min of all elements"""
 
-    forward = staticmethod(lambda a: np.min(a))
+    forward = staticmethod(lambda a: np.minimum.reduce(a, axis=None))
     rules = {"∂out/∂selfᵢ = 1/k at each of the k minima, else 0": MaxBackward1._vjps[0]}
 
 
@@ -820,7 +859,13 @@ class MseLossBackward0(Op):
         sq = np.square(a - t)
         if a.dtype != t.dtype:  # torch's promotion (NumPy's differs for integer targets)
             sq = sq.astype(promoted(a, t), copy=False)
-        return sq if reduction == "none" else sq.sum(dtype=sq.dtype) if reduction == "sum" else _mean(sq, None, False)
+        return (
+            sq
+            if reduction == "none"
+            else np.add.reduce(sq, axis=None, dtype=sq.dtype)
+            if reduction == "sum"
+            else _mean(sq, None, False)
+        )
 
     rules = {
         "∂out/∂self = 2(self - target)/N": lambda n, g, x, t: (x - t) * (g * (2 / _mse_count(n))),
@@ -845,9 +890,9 @@ class NllLossBackward0(Op):
         if reduction == "none":
             return picked if a.ndim == 2 else picked.reshape(())
         if reduction == "sum":
-            return picked.sum()
+            return np.add.reduce(picked, axis=None)
         count = int(keep.sum())  # every target ignored: the mean of nothing is nan
-        return picked.sum() / a.dtype.type(count) if count else a.dtype.type(np.nan)
+        return np.add.reduce(picked, axis=None) / a.dtype.type(count) if count else a.dtype.type(np.nan)
 
     rules = {
         "∂out/∂self = -1/N at each target, else 0": (
@@ -908,7 +953,7 @@ def _sum(x: Any, dim: int) -> Any:
     """Σ along ``dim``, keeping it as size 1."""
     if _is_tensor(x):
         return x.sum(dim, keepdim=True)
-    return x.sum(axis=dim if x.ndim else None, keepdims=True)
+    return np.add.reduce(x, axis=dim if x.ndim else None, keepdims=True)
 
 
 def _unsqueeze(x: Any, dim: int) -> Any:
@@ -953,13 +998,18 @@ def _unreduce(g: Any, n: Op) -> Any:
     return g.reshape(shape)
 
 
-def _share(mask: np.ndarray, n: Op) -> np.ndarray:
-    return (mask / mask.sum()).astype(n._meta[0][1])
+def _share(x: Any, out: Any, n: Op) -> np.ndarray:
+    """1/k at each of the k elements equal to the result (the nans, if it is nan), as torch."""
+    x, out = _array(x), _array(out)
+    mask = np.isnan(x) if np.isnan(out) else x == out
+    return (mask / np.add.reduce(mask, axis=None)).astype(n._meta[0][1])
 
 
-def _picked(wins: np.ndarray, ties: np.ndarray, n: Op) -> np.ndarray:
-    """1 where this input was picked, ½ on ties (torch splits the gradient there)."""
-    return (wins + 0.5 * ties).astype(n._meta[0][1])
+def _picked(mine: Any, theirs: Any, n: Op) -> np.ndarray:
+    """For maximum (minimum with the arguments swapped): ½ on ties, 0 where this input lost, else 1
+    (torch's formula, so a nan on either side passes the gradient to both)."""
+    a, b = _array(mine), _array(theirs)
+    return np.where(a == b, 0.5, np.where(a < b, 0.0, 1.0)).astype(n._meta[0][1])
 
 
 def _one_hot(n: Op) -> np.ndarray:

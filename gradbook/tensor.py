@@ -36,7 +36,7 @@ class Tensor:
     tensor(4.)
     """
 
-    __slots__ = ("_array", "grad_fn", "requires_grad", "_grad", "_accumulator", "_version", "__weakref__")
+    __slots__ = ("_array", "grad_fn", "requires_grad", "_grad", "_accumulator", "_hooks", "_version", "__weakref__")
     __array_ufunc__ = None  # NumPy defers to our reflected operators: np.float32(2) * x is a Tensor
     __hash__ = object.__hash__
 
@@ -47,7 +47,7 @@ class Tensor:
         t._array = array if type(array) is np.ndarray else np.asarray(array)  # NumPy gives scalars for 0-d
         t.grad_fn = grad_fn
         t.requires_grad = grad_fn is not None
-        t._grad = t._accumulator = None
+        t._grad = t._accumulator = t._hooks = None
         t._version = 0  # bumped by every in-place change, so backward can see saved values changed
         return t
 
@@ -65,11 +65,8 @@ class Tensor:
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
-        if value is not None and value._array.shape != self._array.shape:
-            raise RuntimeError(
-                f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
-                f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size"
-            )
+        if value is not None:
+            dispatch.check_grad(self, value)
         self._grad = value
 
     def backward(
@@ -92,17 +89,21 @@ class Tensor:
             autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def _grad_accumulator(self) -> Any:
-        """The leaf's AccumulateGrad node: one for the leaf's lifetime."""
-        if self._accumulator is None:
-            self._accumulator = autograd.AccumulateGrad(self)
-        return self._accumulator
+        """The leaf's AccumulateGrad node, while a graph holds it (the leaf holds it weakly, as in
+        torch, so that leaf and node form no reference cycle)."""
+        node = self._accumulator() if self._accumulator is not None else None
+        if node is None:
+            node = autograd.AccumulateGrad(self)
+            self._accumulator = weakref.ref(node)
+        return node
 
     # ------------------------------------------------ arithmetic: ops.py, through torch's rules
 
     def __add__(self, other: Any) -> Tensor:
         return dispatch.binary(ops.AddBackward0, self, other)
 
-    __radd__ = __add__
+    def __radd__(self, other: Any) -> Tensor:  # a NumPy array on the left refuses, as in torch
+        return NotImplemented if isinstance(other, np.ndarray) else dispatch.binary(ops.AddBackward0, self, other)
 
     def __sub__(self, other: Any) -> Tensor:
         return dispatch.binary(ops.SubBackward0, self, other)
@@ -110,7 +111,8 @@ class Tensor:
     def __mul__(self, other: Any) -> Tensor:
         return dispatch.binary(ops.MulBackward0, self, other)
 
-    __rmul__ = __mul__
+    def __rmul__(self, other: Any) -> Tensor:
+        return NotImplemented if isinstance(other, np.ndarray) else dispatch.binary(ops.MulBackward0, self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
         return dispatch.rsub(self, other)
@@ -120,6 +122,18 @@ class Tensor:
 
     def __rtruediv__(self, other: Any) -> Tensor:
         return dispatch.rdiv(self, other)
+
+    def __floordiv__(self, other: Any) -> Tensor:
+        return dispatch.floor_divide(self, other)
+
+    def __rfloordiv__(self, other: Any) -> Tensor:
+        return dispatch.floor_divide(self, other, reflected=True)
+
+    def __mod__(self, other: Any) -> Tensor:
+        return dispatch.remainder(self, other)
+
+    def __rmod__(self, other: Any) -> Tensor:
+        return dispatch.reflected_remainder(self, other)
 
     def __pow__(self, other: Any) -> Tensor:
         return dispatch.pow(self, other)
@@ -134,30 +148,38 @@ class Tensor:
         return dispatch.matmul(self, other)
 
     def __rmatmul__(self, other: Tensor) -> Tensor:
-        return dispatch.matmul(dispatch.lift(other, self), self)
+        return NotImplemented  # a Tensor on the left was asked first; a NumPy array refuses, as in torch
 
     def __abs__(self) -> Tensor:
         return self.abs()
 
     def add(self, other: Any, alpha: Any = 1) -> Tensor:
         """x + y (times ``alpha``)."""
-        return dispatch.add(self, other, alpha)
+        return dispatch.add(self, dispatch.argument(other, "add"), alpha)
 
     def sub(self, other: Any, alpha: Any = 1) -> Tensor:
         """x - y (times ``alpha``)."""
-        return dispatch.sub(self, other, alpha)
+        return dispatch.sub(self, dispatch.argument(other, "sub"), alpha)
 
     def mul(self, other: Any) -> Tensor:
         """x · y, elementwise."""
-        return dispatch.binary(ops.MulBackward0, self, other)
+        return dispatch.binary(ops.MulBackward0, self, dispatch.argument(other, "mul"))
 
     def div(self, other: Any) -> Tensor:
         """x / y."""
-        return dispatch.div(self, other)
+        return dispatch.div(self, dispatch.argument(other, "div"))
 
     def pow(self, exponent: Any) -> Tensor:
         """x ** exponent."""
-        return dispatch.pow(self, exponent)
+        return dispatch.pow(self, dispatch.argument(exponent, "pow", "exponent"))
+
+    def remainder(self, other: Any) -> Tensor:
+        """x mod y, with the sign of y (Python's %)."""
+        return dispatch.remainder(self, dispatch.argument(other, "remainder"))
+
+    def floor_divide(self, other: Any) -> Tensor:
+        """x // y, rounded down (not differentiable)."""
+        return dispatch.floor_divide(self, dispatch.argument(other, "floor_divide"))
 
     def neg(self) -> Tensor:
         """-x."""
@@ -165,18 +187,18 @@ class Tensor:
 
     def matmul(self, other: Tensor) -> Tensor:
         """Matrix product (dot, mv, mm or batched)."""
-        return dispatch.matmul(self, other)
+        return dispatch.matmul(self, dispatch.tensor_argument(other, "matmul"))
 
     def dot(self, other: Tensor) -> Tensor:
-        return dispatch.dot(self, other)
+        return dispatch.dot(self, dispatch.tensor_argument(other, "dot", "tensor"))
 
     def mm(self, other: Tensor) -> Tensor:
         """Matrix product of two 2-D tensors."""
-        return dispatch.matmul(self, other)
+        return dispatch.matmul(self, dispatch.tensor_argument(other, "mm", "mat2"))
 
     def mv(self, other: Tensor) -> Tensor:
         """Matrix-vector product."""
-        return dispatch.matmul(self, other)
+        return dispatch.matmul(self, dispatch.tensor_argument(other, "mv", "vec"))
 
     # ------------------------------------------------ elementwise
 
@@ -223,10 +245,10 @@ class Tensor:
     clip = clamp
 
     def maximum(self, other: Tensor) -> Tensor:
-        return dispatch.binary(ops.MaximumBackward0, self, other)
+        return dispatch.binary(ops.MaximumBackward0, self, dispatch.tensor_argument(other, "maximum"))
 
     def minimum(self, other: Tensor) -> Tensor:
-        return dispatch.binary(ops.MinimumBackward0, self, other)
+        return dispatch.binary(ops.MinimumBackward0, self, dispatch.tensor_argument(other, "minimum"))
 
     def softmax(self, dim: builtins.int) -> Tensor:
         """eˣ / Σ eˣ along ``dim``."""
@@ -432,7 +454,7 @@ class Tensor:
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.grad_fn is not None and self.grad_fn._retains is None:
-            self.grad_fn._retains = weakref.ref(self)
+            self.grad_fn._retains, self.grad_fn._hooked = weakref.ref(self), True
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it.
@@ -441,9 +463,15 @@ class Tensor:
         """
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        node = self.grad_fn if self.grad_fn is not None else self._grad_accumulator()
-        node._tensor_pre_hooks = node._tensor_pre_hooks or {}  # a leaf's hooks live on its AccumulateGrad
-        return autograd.engine.RemovableHandle(node._tensor_pre_hooks, hook)
+        if self.grad_fn is None:  # a leaf keeps its own hooks; its AccumulateGrad runs them
+            if self._hooks is None:
+                self._hooks = {}
+                node = self._accumulator() if self._accumulator is not None else None
+                if node is not None:
+                    node._tensor_pre_hooks, node._hooked = self._hooks, True
+            return autograd.engine.RemovableHandle(self._hooks, hook)
+        self.grad_fn._tensor_pre_hooks, self.grad_fn._hooked = self.grad_fn._tensor_pre_hooks or {}, True
+        return autograd.engine.RemovableHandle(self.grad_fn._tensor_pre_hooks, hook)
 
     def detach(self) -> Tensor:
         """A tensor with the same values (shared memory) that is not part of any graph."""
@@ -461,6 +489,8 @@ class Tensor:
 
     @data.setter
     def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
         self._array = value._array
 
     # ------------------------------------------------ attributes and conversion
@@ -542,10 +572,15 @@ class Tensor:
         return builtins.bool(self._array)
 
     def __float__(self) -> builtins.float:
-        return builtins.float(self.item())
+        return builtins.float(self._scalar())
 
     def __int__(self) -> builtins.int:
-        return builtins.int(self.item())
+        return builtins.int(self._scalar())
+
+    def _scalar(self) -> Any:
+        if self._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
 
     def __index__(self) -> builtins.int:
         if self._array.dtype.kind not in "iub" or self._array.size != 1:

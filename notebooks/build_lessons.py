@@ -789,16 +789,20 @@ print((d2 - d2_formula).abs().max().item() < 1e-12)
     ),
     md("""
 `backward(create_graph=True)` does the same through `.grad`: the accumulated gradient keeps a graph.
-`gradcheck` compares a function's autograd gradient with finite differences; it works on the first
-derivative as a function too.
+PyTorch warns about it, once: `x.grad` now holds a graph that holds `x`, a reference cycle, so
+`autograd.grad` is the better tool (reset `x.grad = None` after use otherwise). `gradcheck`
+compares a function's autograd gradient with finite differences; it works on the first derivative
+as a function too.
 """),
     code(
         """
 x = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
-(x * x.sin()).sum().backward(create_graph=True)
+(x * x.sin()).sum().backward(create_graph=True)  # PyTorch's warning, once
 print(x.grad.grad_fn is not None)
-
-
+"""
+    ),
+    code(
+        """
 def first_derivative(t):
     (g,) = torch.autograd.grad((t * t.sin()).sum(), t, create_graph=True)
     return g

@@ -35,10 +35,15 @@ def _as_list(x: Any) -> list:
     return [x] if isinstance(x, Tensor) else list(x)
 
 
+def _check_inputs(inputs: list) -> None:
+    for t in inputs:
+        if not isinstance(t, Tensor):
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
+
+
 def _make_grads(outputs: list, grads: list, caller: str) -> list:
-    """Check the seeds v of vᵀJ and fill in v = 1 for one-element outputs, as torch does."""
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"{caller}: got {len(grads)} tensors and {len(outputs)} gradients")
+    """Check the seeds v of vᵀJ and fill in v = 1 for one-element outputs, as torch does (pairing
+    them as zip() does, then counting)."""
     result = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if g is not None:
@@ -56,6 +61,8 @@ def _make_grads(outputs: list, grads: list, caller: str) -> list:
             result.append(Tensor._make(np.ones_like(out._array)))
         else:
             result.append(None)
+    if len(result) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(result)} gradients")
     for i, out in enumerate(outputs):
         if not out.requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
@@ -92,6 +99,7 @@ def backward(
         only = _as_list(inputs)
         if not only:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        _check_inputs(only)
         for t in only:
             if not t.requires_grad:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
@@ -122,6 +130,9 @@ def grad(
     """
     outs = _as_list(outputs)
     ins = _as_list(inputs)
+    if not ins:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    _check_inputs(ins)
     grads = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outs)
     seeds = _make_grads(outs, grads, "grad")
     for t in ins:

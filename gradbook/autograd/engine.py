@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import itertools
 import operator
+import sys
+import warnings
 import weakref
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
-from .._messages import FREED_ERROR, version_error
+from .._dtypes import SILENT, numpy_errors, type_name
+from .._messages import CREATE_GRAPH_WARNING, FREED_ERROR, type_of, version_error
 from ..tensor import Tensor
 from .grad_mode import _State
 
@@ -46,6 +47,7 @@ class Node:
     _pre_hooks: dict[int, Callable] | None = None  # node.register_prehook
     _post_hooks: dict[int, Callable] | None = None  # node.register_hook
     _retains: weakref.ref | None = None  # the output tensor, once it called retain_grad()
+    _hooked = False  # set by any of the four above: one test per node when none is
     _versions: tuple | list = ()  # (saved input, its version then, its grad_fn then)
     _result_ref: Any = None  # a weak reference to the output, for a node that saved it
 
@@ -61,13 +63,13 @@ class Node:
 
     def register_prehook(self, fn: Callable[[tuple], tuple | None]) -> RemovableHandle:
         """Call ``fn(grad_outputs)`` before this node runs; a returned tuple replaces the gradients."""
-        self._pre_hooks = self._pre_hooks or {}
+        self._pre_hooks, self._hooked = self._pre_hooks or {}, True
         return RemovableHandle(self._pre_hooks, fn)
 
     def register_hook(self, fn: Callable[[tuple, tuple], tuple | None]) -> RemovableHandle:
         """Call ``fn(grad_inputs, grad_outputs)`` after this node ran; a returned tuple replaces
         ``grad_inputs``, what it sends along ``next_functions``."""
-        self._post_hooks = self._post_hooks or {}
+        self._post_hooks, self._hooked = self._post_hooks or {}, True
         return RemovableHandle(self._post_hooks, fn)
 
     def stale(self) -> tuple[Tensor, int, Node | None] | None:
@@ -90,6 +92,8 @@ class AccumulateGrad(Node):
     def __init__(self, variable: Tensor) -> None:
         self.variable = variable
         self._seq = next(creation_order)
+        self._tensor_pre_hooks = variable._hooks  # the leaf's own hooks (x.register_hook): one dict
+        self._hooked = variable._hooks is not None
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
@@ -125,14 +129,16 @@ def backward(
     With ``inputs``, only the nodes on a path to them run, and their gradients are returned
     (``accumulate=False``, for ``autograd.grad``) or accumulated into their ``.grad``.
     """
+    if create_graph and accumulate:
+        _warn_once(CREATE_GRAPH_WARNING)  # as torch, once per process
     root_nodes = [t.grad_fn or t._grad_accumulator() for t in roots]
     deps, broken = discover(root_nodes)  # 1.
     order = execution_order(deps)  # 3. (before 2: the pruning walks it backwards)
-    targets: dict[Node, int] = {}
+    targets: dict[Node, list[int]] = {}  # for inputs=: each input's node, and where it is in inputs
     needed = None
     if inputs is not None:  # 2.
         for i, t in enumerate(inputs):
-            targets.setdefault(t.grad_fn or t._grad_accumulator(), i)
+            targets.setdefault(t.grad_fn or t._grad_accumulator(), []).append(i)
         needed = leading_to(order, targets)
     if broken:  # 4.
         check(broken, order, needed)
@@ -147,46 +153,49 @@ def backward(
         g = g._array if fast else g
         buffers[node] = buffers[node] + g if node in buffers else g
     grad_mode, _State.enabled = _State.enabled, create_graph  # rules record only for create_graph
+    quiet = numpy_errors.set(SILENT)  # no NumPy warnings: torch gives inf and nan silently
     try:
-        with np.errstate(all="ignore"):  # torch gives inf and nan silently
-            for node in order:
-                grad = buffers.pop(node, None)
-                if grad is None:
-                    continue  # nothing reached it (not on the way to an input)
-                own = node in owned
-                if node._tensor_pre_hooks or node._retains is not None:
-                    grad, own = call_tensor_hooks(node, grad, fast, create_graph), False
-                if targets and node in targets:
-                    captured[targets[node]] = grad
-                if type(node) is AccumulateGrad:
-                    if accumulate and (inputs is None or node in targets):
-                        if node._pre_hooks:
-                            grad, own = call_pre_hooks(node, grad, fast), False
-                        accumulate_grad(node.variable, grad, create_graph, own)
-                        if node._post_hooks:
-                            call_post_hooks(node, [], grad, fast)
+        for node in order:
+            grad = buffers.pop(node, None)
+            if grad is None:
+                continue  # nothing reached it (not on the way to an input)
+            own = node in owned
+            hooked = node._hooked
+            if hooked and (node._tensor_pre_hooks or node._retains is not None):
+                grad, own = call_tensor_hooks(node, grad, fast, create_graph), False
+            if targets and node in targets:
+                for i in targets[node]:
+                    captured[i] = grad
+            if type(node) is AccumulateGrad:
+                if accumulate and (inputs is None or node in targets):
+                    if hooked and node._pre_hooks:
+                        grad, own = call_pre_hooks(node, grad, fast), False
+                    accumulate_grad(node.variable, grad, create_graph, own)
+                    if hooked and node._post_hooks:
+                        call_post_hooks(node, [], grad, fast)
+                continue
+            if hooked and node._pre_hooks:
+                grad = call_pre_hooks(node, grad, fast)
+            outs, outs_owned = node.run_rules(grad, needed, fast)
+            if hooked and node._post_hooks:
+                outs = call_post_hooks(node, outs, grad, fast)
+                outs_owned = [False] * len(outs)
+            if not keep_graph and node.saves:
+                node.release()
+            for (fn, _), g, g_owned in zip(node.next_functions, outs, outs_owned):
+                if g is None:
                     continue
-                if node._pre_hooks:
-                    grad = call_pre_hooks(node, grad, fast)
-                outs, outs_owned = node.run_rules(grad, needed, fast)
-                if node._post_hooks:
-                    outs = call_post_hooks(node, outs, grad, fast)
-                    outs_owned = [False] * len(outs)
-                if not keep_graph and node.saves:
-                    node.release()
-                for (fn, _), g, g_owned in zip(node.next_functions, outs, outs_owned):
-                    if g is None:
-                        continue
-                    if fn in buffers:  # two paths meet: add (a new array, owned)
-                        buffers[fn] = buffers[fn] + g
-                        if fast:
-                            owned.add(fn)
-                    else:
-                        buffers[fn] = g
-                        if g_owned:
-                            owned.add(fn)
+                if fn in buffers:  # two paths meet: add (a new array, owned)
+                    buffers[fn] = buffers[fn] + g
+                    if fast:
+                        owned.add(fn)
+                else:
+                    buffers[fn] = g
+                    if g_owned:
+                        owned.add(fn)
     finally:
         _State.enabled = grad_mode
+        numpy_errors.reset(quiet)
     return [as_tensor(c) for c in captured]
 
 
@@ -233,7 +242,7 @@ def execution_order(deps: dict[Node, int]) -> list[Node]:
     return order
 
 
-def leading_to(order: list[Node], targets: dict[Node, int]) -> set[Node]:
+def leading_to(order: list[Node], targets: dict[Node, list[int]]) -> set[Node]:
     """The nodes from which a target can be reached (the targets included)."""
     needed: set[Node] = set()
     for node in reversed(order):  # every node after its inputs
@@ -250,7 +259,10 @@ def check(broken: list[Node], order: list[Node], needed: set[Node] | None) -> No
         first = min(failing, key=order.index)
         error = RuntimeError(FREED_ERROR) if first._freed else first.version_error()
         error.node = first  # type: ignore[attr-defined]
-        raise error
+        try:
+            raise error
+        finally:
+            del error  # no cycle through this frame: a refused graph is freed without the collector
 
 
 def as_tensor(value: Any) -> Any:
@@ -279,6 +291,16 @@ def call_tensor_hooks(node: Node, grad: Any, fast: bool, create_graph: bool) -> 
     for hook in list((node._tensor_pre_hooks or {}).values()):
         r = hook(as_tensor(grad))
         if r is not None:
+            if not isinstance(r, Tensor):
+                raise TypeError(f"expected Variable, but hook returned '{type_of(r)}'")
+            new, old = (r._array, grad) if fast else (r._array, grad._array)
+            if new.shape != old.shape:
+                raise RuntimeError(f"hook '{_name(hook)}' has changed the size of value")
+            if new.dtype != old.dtype:
+                raise RuntimeError(
+                    f"hook '{_name(hook)}' has changed the type of value (was {type_name(old.dtype)} "
+                    f"got {type_name(new.dtype)})"
+                )
             grad = r._array if fast else r
     if node._retains is not None:
         retained = node._retains()
@@ -314,7 +336,24 @@ def _hook_result(hook: Callable, result: Any, expected: int) -> tuple | None:
         raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
     if len(result) != expected:
         raise RuntimeError(
-            f"hook '{getattr(hook, '__name__', type(hook).__name__)}' has returned an incorrect number of values "
+            f"hook '{_name(hook)}' has returned an incorrect number of values "
             f"(got {len(result)}, but expected {expected})"
         )
     return result
+
+
+def _name(hook: Callable) -> str:
+    return getattr(hook, "__name__", type(hook).__name__)
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    """Warn once per process (as torch's TORCH_WARN_ONCE), at the user's line that called backward."""
+    if message not in _warned:
+        _warned.add(message)
+        frame, level = sys._getframe(1), 2
+        while frame is not None and frame.f_globals.get("__name__", "").startswith("gradbook"):
+            frame, level = frame.f_back, level + 1
+        warnings.warn(message, UserWarning, stacklevel=level)
