@@ -501,7 +501,7 @@ class ReluBackward0(Op):
 
     saves = ("result",)
     forward = staticmethod(lambda a: np.maximum(a, 0, dtype=a.dtype))
-    rules = {"∂out/∂self = 1 where out > 0, else 0": lambda n, g, out: _where(out <= 0, 0.0, g)}  # 1 at nan
+    rules = {"∂out/∂self = 1 where out > 0, else 0": lambda n, g, out: g * ~(out <= 0)}  # torch: 1 at nan
 
 
 class ClampBackward1(Op):
