@@ -16,7 +16,12 @@ import numpy as np
 
 from . import _factories, ops
 from ._dtypes import SILENT, c_name, numpy_errors, promote_types, promoted, rank, scalar_dtype, scalar_name, type_name
-from ._messages import GRAD_DTYPE_ERROR, LEAF_INPLACE_ERROR
+from ._messages import (
+    GRAD_DTYPE_ERROR,
+    LEAF_INPLACE_ERROR,
+    OVERLAP_ERROR,
+    VIEW_OF_LEAF_INPLACE_ERROR,
+)
 from .autograd.grad_mode import _State, no_grad
 from .tensor import Tensor
 
@@ -698,19 +703,34 @@ def _check_index_arrays(shape: tuple, rest: list) -> None:
 def setitem(t: Tensor, index: Any, value: Any) -> None:
     """``t[index] = value``: allowed where torch allows an in-place change without recording."""
     value = lift(value, t)
+    _check_inplace(t, value.requires_grad)
     if _State.enabled and (t.requires_grad or value.requires_grad):
         if t.grad_fn is None and t.requires_grad:
             raise RuntimeError(LEAF_INPLACE_ERROR)
-        raise RuntimeError(
-            "gradbook does not record item assignment into a tensor that is part of a graph; "
-            "build the result with gradbook.where or gradbook.cat instead"
-        )
+        region = getitem(t, index)
+        if region._base is None:  # integer arrays or a mask: a copy, not a view
+            raise RuntimeError(
+                "gradbook does not record item assignment through integer arrays or masks into a tensor "
+                "that is part of a graph; build the result with gradbook.where instead"
+            )
+        _write_through(region, value, t)
+        t._version += 1
+        return
     if isinstance(index, tuple):
         parts = tuple(p._array if isinstance(p, Tensor) else p for p in index)
     else:
         parts = index._array if isinstance(index, Tensor) else index
     t._array[parts] = value._array
     t._version += 1
+
+
+def _check_inplace(t: Tensor, other_requires: bool) -> None:
+    """torch's refusals of an in-place change, before anything changes."""
+    base = t._base
+    if base is not None and _State.enabled and base.grad_fn is None and base.requires_grad:
+        raise RuntimeError(VIEW_OF_LEAF_INPLACE_ERROR)
+    if not t._array.flags.writeable:  # an expanded tensor: several elements share one place
+        raise RuntimeError(OVERLAP_ERROR)
 
 
 def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
@@ -720,6 +740,7 @@ def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
     leaf that requires grad refuses, as in torch; any other tensor takes the op's grad_fn.
     """
     other_requires = isinstance(other, Tensor) and other.requires_grad
+    _check_inplace(t, other_requires)
     if ufunc is not None and not (_State.enabled and (t.requires_grad or other_requires)):
         try:  # the optimizer's path: one NumPy call writing into t's memory
             quiet = _silence(SILENT)
@@ -737,8 +758,12 @@ def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
         before = Tensor._make(t._array.copy(), t.grad_fn)
         before.requires_grad = t.requires_grad
         out = op(before, other)
-        _write(t, out)
-        t.grad_fn, t.requires_grad = out.grad_fn, True
+        if t._base is not None:  # a view: the change is recorded on its base
+            _check_write(t, out)
+            _write_through(t, out, t)
+        else:
+            _write(t, out)
+            t.grad_fn, t.requires_grad = out.grad_fn, True
     else:
         with no_grad():
             _write(t, op(t, other))
@@ -746,7 +771,22 @@ def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
     return t
 
 
-def _write(t: Tensor, out: Tensor) -> None:
+def _write_through(region: Tensor, src: Tensor, changed: Tensor) -> None:
+    """Write ``src`` into the part of a base tensor that the view ``region`` sees, recorded as torch
+    does: the base's grad_fn becomes CopySlices (its old value, with src in that part), and the
+    changed tensor, if it is a view, is a view of the new base again."""
+    base = region._base
+    before = Tensor._make(base._array.copy(), base.grad_fn)
+    before.requires_grad = base.requires_grad
+    out = ops.CopySlices.apply(before, src, views=region._views)
+    base._array[...] = out._array
+    base.grad_fn, base.requires_grad = out.grad_fn, True
+    if changed is not base:
+        again = ops.view_region(base, changed._views)
+        changed.grad_fn, changed.requires_grad = again.grad_fn, True
+
+
+def _check_write(t: Tensor, out: Tensor) -> None:
     if out._array.shape != t._array.shape:
         raise RuntimeError(
             f"output with shape {list(t._array.shape)} doesn't match the broadcast shape {list(out._array.shape)}"
@@ -756,6 +796,10 @@ def _write(t: Tensor, out: Tensor) -> None:
             f"result type {scalar_name(out._array.dtype)} can't be cast to the desired output type "
             f"{scalar_name(t._array.dtype)}"
         )
+
+
+def _write(t: Tensor, out: Tensor) -> None:
+    _check_write(t, out)
     t._array[...] = out._array
 
 

@@ -47,6 +47,7 @@ class Op(Node):
     _saved_inputs: ClassVar[tuple[tuple[str, int], ...]] = ()  # (name, position) of saved inputs
     _rule_args: ClassVar[tuple[str, ...]] = ()  # what the rules receive after (node, g)
     _saves_result: ClassVar[bool] = False
+    view: ClassVar[bool] = False  # its result shares the input's memory (x[0], x.t(), x.view(...))
 
     @classmethod
     def apply(cls, *tensors: Tensor, **params: Any) -> Tensor:
@@ -66,8 +67,9 @@ class Op(Node):
         if _State.enabled:
             for t in tensors:
                 if t.requires_grad:
-                    return cls._record(tensors, params, out)
-        return Tensor._make(out)
+                    result = cls._record(tensors, params, out)
+                    return result if not cls.view else _view(result, tensors[0], cls, params)
+        return Tensor._make(out) if not cls.view else _view(Tensor._make(out), tensors[0], cls, params)
 
     @classmethod
     def _record(cls, tensors: tuple[Tensor, ...], params: dict, out: np.ndarray) -> Tensor:
@@ -158,6 +160,25 @@ class Op(Node):
         if self.stale():
             raise self.version_error()
         return self.result if name == "result" else d[name]
+
+
+def _view(result: Tensor, t: Tensor, cls: type[Op], params: dict) -> Tensor:
+    """A view op's result shares its input's memory (when NumPy gave a view) and so its version
+    counter, and remembers the tensor it is a view of (``._base``) and the view ops from there
+    (``_views``, to write through it: ``CopySlices``), as in torch."""
+    if np.may_share_memory(result._array, t._array):
+        result._vc = t._vc
+        result._base = t._base if t._base is not None else t
+        result._views = (t._views or ()) + ((cls, params),)
+    return result
+
+
+def view_region(x: Any, views: tuple) -> Any:
+    """The part of ``x`` (shaped as a view's base) that the view ``views`` sees: a NumPy view of
+    an array, or, for a Tensor, the same view ops recorded."""
+    for cls, params in views:
+        x = cls.apply(x, **params) if _is_tensor(x) else cls.forward(x, **params)
+    return x
 
 
 def _params(cls: type[Op]) -> list[str]:
@@ -660,6 +681,8 @@ class MinBackward0(MaxBackward0):
 class ViewBackward0(Op):
     """out = self with a new shape (same elements, same order)"""
 
+    view = True
+
     forward = staticmethod(lambda a, shape, dim=None: a.reshape(shape))  # squeeze keeps its dim too
     rules = {"∂/∂self: g reshaped back": lambda n, g: g.reshape(n._meta[0][0])}
 
@@ -684,12 +707,16 @@ class SqueezeBackward4(ViewBackward0):
 class UnsqueezeBackward0(Op):
     """out = self with a new size-1 dimension at ``dim``"""
 
+    view = True
+
     forward = staticmethod(lambda a, dim: np.expand_dims(a, dim))
     rules = {"∂/∂self: g squeezed at dim": lambda n, g: g.squeeze(n.dim)}
 
 
 class TBackward0(Op):
     """out = selfᵀ (``t()``, up to 2-D)"""
+
+    view = True
 
     forward = staticmethod(lambda a: a.T)
     rules = {"∂/∂self: gᵀ": lambda n, g: g.T}
@@ -698,12 +725,16 @@ class TBackward0(Op):
 class TransposeBackward0(Op):
     """out = self with dimensions ``dim0`` and ``dim1`` swapped"""
 
+    view = True
+
     forward = staticmethod(lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1))
     rules = {"∂/∂self: g with dim0 and dim1 swapped back": lambda n, g: _swapaxes(g, n.dim0, n.dim1)}
 
 
 class PermuteBackward0(Op):
     """out = self with dimensions reordered by ``dims`` (also ``.T``)"""
+
+    view = True
 
     forward = staticmethod(lambda a, dims: np.transpose(a, dims))
     rules = {
@@ -713,6 +744,8 @@ class PermuteBackward0(Op):
 
 class ExpandBackward0(Op):
     """out = self repeated along size-1 (or new leading) dimensions"""
+
+    view = True
 
     forward = staticmethod(lambda a, size: np.broadcast_to(a, size))
     rules = {"∂/∂self: g summed over the expanded dimensions": lambda n, g: g}  # by unbroadcast
@@ -727,6 +760,8 @@ class CloneBackward0(Op):
 
 class AliasBackward0(Op):
     """out = self (a view: ``x[:]``, ``x[...]``)"""
+
+    view = True
 
     forward = staticmethod(lambda a: a.view())
     rules = {"∂out/∂self = 1": lambda n, g: g}
@@ -773,10 +808,39 @@ class CopyBackwards(Op):
         return "torch::autograd::CopyBackwards"  # a hand-written node in torch, named like AccumulateGrad
 
 
+class CopySlices(Op):
+    """out = self with the part a view sees replaced by src: ``y[0] = v``, or an in-place change
+    of a view, ``y[1:].mul_(2)``, recorded on the view's base"""
+
+    inputs = ("self", "src")
+
+    @staticmethod
+    def forward(base: np.ndarray, src: np.ndarray, views: tuple) -> np.ndarray:
+        out = base.copy()
+        view_region(out, views)[...] = src
+        return out
+
+    rules = {
+        "∂out/∂self = 1 outside the view, 0 inside": lambda n, g: g * _constant(_outside(n), g),
+        "∂out/∂src = 1 inside the view": lambda n, g: view_region(g, n.views),
+    }
+
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
+
+
+def _outside(n: Op) -> np.ndarray:
+    mask = np.ones(*n._meta[0])
+    view_region(mask, n.views)[...] = 0
+    return mask
+
+
 class SelectBackward0(Op):
     """out = self[index] along ``dim``"""
 
-    forward = staticmethod(lambda a, dim, index: a[(slice(None),) * dim + (index,)])
+    view = True
+
+    forward = staticmethod(lambda a, dim, index: a[(slice(None),) * dim + (index, Ellipsis)])  # a view, 0-d too
     rules = {
         "∂/∂self: g at index, zeros elsewhere": (
             lambda n, g: _scatter(g, n._meta[0][0], (slice(None),) * n.dim + (n.index,))
@@ -786,6 +850,8 @@ class SelectBackward0(Op):
 
 class SliceBackward0(Op):
     """out = self[start:end:step] along ``dim``"""
+
+    view = True
 
     forward = staticmethod(lambda a, dim, start, end, step: a[(slice(None),) * dim + (slice(start, end, step),)])
     rules = {

@@ -36,7 +36,18 @@ class Tensor:
     tensor(4.)
     """
 
-    __slots__ = ("_array", "grad_fn", "requires_grad", "_grad", "_accumulator", "_hooks", "_version", "__weakref__")
+    __slots__ = (
+        "_array",
+        "grad_fn",
+        "requires_grad",
+        "_grad",
+        "_accumulator",
+        "_hooks",
+        "_vc",
+        "_base",
+        "_views",
+        "__weakref__",
+    )
     __array_ufunc__ = None  # NumPy defers to our reflected operators: np.float32(2) * x is a Tensor
     __hash__ = object.__hash__
 
@@ -47,9 +58,19 @@ class Tensor:
         t._array = array if type(array) is np.ndarray else np.asarray(array)  # NumPy gives scalars for 0-d
         t.grad_fn = grad_fn
         t.requires_grad = grad_fn is not None
-        t._grad = t._accumulator = t._hooks = None
-        t._version = 0  # bumped by every in-place change, so backward can see saved values changed
+        t._grad = t._accumulator = t._hooks = t._base = t._views = None
+        t._vc = [0]  # the version counter, shared with views (see _version)
         return t
+
+    @property
+    def _version(self) -> builtins.int:
+        """Bumped by every in-place change of this tensor or of a view of the same memory, so that
+        backward can tell that a value it saved has changed."""
+        return self._vc[0]
+
+    @_version.setter
+    def _version(self, value: builtins.int) -> None:
+        self._vc[0] = value
 
     @property
     def is_leaf(self) -> builtins.bool:
@@ -474,8 +495,11 @@ class Tensor:
         return autograd.engine.RemovableHandle(self.grad_fn._tensor_pre_hooks, hook)
 
     def detach(self) -> Tensor:
-        """A tensor with the same values (shared memory) that is not part of any graph."""
-        return Tensor._make(self._array)
+        """A tensor with the same values (shared memory and version counter) that is not part of
+        any graph: ``x.detach().mul_(2)`` changes x, and backward sees it."""
+        t = Tensor._make(self._array)
+        t._vc = self._vc
+        return t
 
     def detach_(self) -> Tensor:
         self.grad_fn = None

@@ -92,6 +92,7 @@ TABLE = [
     line("ZeroBackward0", lambda T, a: (a * 2).zero_() + a, (3,)),
     line("FillBackward2", lambda T, a: (a * 2).fill_(5.0) * a, (3,)),
     line("CopyBackwards", lambda T, a, b: (a * 2).copy_(b), (3,), (3,)),
+    line("CopySlices", lambda T, a, b: (lambda y: (y.__setitem__(slice(0, 2), b * 2), y)[1])(a * 1), (3,), (2,)),
     line("SelectBackward0", lambda T, a: a[1], (3, 2)),
     line("SliceBackward0", lambda T, a: a[:, 1:3], (2, 4)),
     line("IndexBackward0", lambda T, a: a[T.tensor([0, 0, 2])], (3, 2)),
