@@ -740,7 +740,8 @@ def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
     leaf that requires grad refuses, as in torch; any other tensor takes the op's grad_fn.
     """
     other_requires = isinstance(other, Tensor) and other.requires_grad
-    _check_inplace(t, other_requires)
+    if t._base is not None:  # a view (an expanded tensor is one too)
+        _check_inplace(t, other_requires)
     if ufunc is not None and not (_State.enabled and (t.requires_grad or other_requires)):
         try:  # the optimizer's path: one NumPy call writing into t's memory
             quiet = _silence(SILENT)

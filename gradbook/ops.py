@@ -167,6 +167,8 @@ def _view(result: Tensor, t: Tensor, cls: type[Op], params: dict) -> Tensor:
     counter, and remembers the tensor it is a view of (``._base``) and the view ops from there
     (``_views``, to write through it: ``CopySlices``), as in torch."""
     if np.may_share_memory(result._array, t._array):
+        if t._vc is None:
+            t._vc = [0]
         result._vc = t._vc
         result._base = t._base if t._base is not None else t
         result._views = (t._views or ()) + ((cls, params),)

@@ -58,19 +58,22 @@ class Tensor:
         t._array = array if type(array) is np.ndarray else np.asarray(array)  # NumPy gives scalars for 0-d
         t.grad_fn = grad_fn
         t.requires_grad = grad_fn is not None
-        t._grad = t._accumulator = t._hooks = t._base = t._views = None
-        t._vc = [0]  # the version counter, shared with views (see _version)
+        t._grad = t._accumulator = t._hooks = t._base = t._views = t._vc = None  # _vc: see _version
         return t
 
     @property
     def _version(self) -> builtins.int:
         """Bumped by every in-place change of this tensor or of a view of the same memory, so that
-        backward can tell that a value it saved has changed."""
-        return self._vc[0]
+        backward can tell that a value it saved has changed. The counter (``_vc``, a one-item list
+        shared with views) is made at the first change or view: None is version 0."""
+        return self._vc[0] if self._vc is not None else 0
 
     @_version.setter
     def _version(self, value: builtins.int) -> None:
-        self._vc[0] = value
+        if self._vc is None:
+            self._vc = [value]
+        else:
+            self._vc[0] = value
 
     @property
     def is_leaf(self) -> builtins.bool:
@@ -498,6 +501,8 @@ class Tensor:
         """A tensor with the same values (shared memory and version counter) that is not part of
         any graph: ``x.detach().mul_(2)`` changes x, and backward sees it."""
         t = Tensor._make(self._array)
+        if self._vc is None:
+            self._vc = [0]
         t._vc = self._vc
         return t
 
