@@ -749,7 +749,10 @@ def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
                 ufunc(t._array, other._array if isinstance(other, Tensor) else other, out=t._array, casting="same_kind")
             finally:
                 _unsilence(quiet)
-            t._version += 1
+            if t._vc is None:  # t._version += 1, without the property: the optimizer's path
+                t._vc = [1]
+            else:
+                t._vc[0] += 1
             return t
         except (ValueError, TypeError):
             pass  # the general path below gives torch's message
