@@ -704,23 +704,56 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
     """``t[index] = value``: allowed where torch allows an in-place change without recording."""
     value = lift(value, t)
     _check_inplace(t, value.requires_grad)
+    probe = np.empty(t._array.shape, dtype=np.bool_)
+    parts = _numpy_index(index)
+    parts = parts if isinstance(parts, tuple) else (parts,)
+    where = parts if any(p is Ellipsis for p in parts) else (*parts, Ellipsis)  # an array for x[0] too
+    region = probe[where]
+    if np.shares_memory(region, probe):  # ints and slices: torch copies value in, expanding it
+        shape = value._array.shape
+        while len(shape) > region.ndim and shape[0] == 1:  # leading 1s go, as torch's copy_ lets them
+            shape = shape[1:]
+        if len(shape) > region.ndim:
+            raise RuntimeError(
+                f"expand({type_name(value._array.dtype)}{{{list(value._array.shape)}}}, size={list(region.shape)}): "
+                f"the number of sizes provided ({region.ndim}) must be greater or equal to the number of "
+                f"dimensions in the tensor ({value.ndim})"
+            )
+        _expanded_shape(shape, region.shape)
+    elif value._array.shape != region.shape:
+        try:
+            fits = np.broadcast_shapes(value._array.shape, region.shape) == region.shape
+        except ValueError:
+            fits = False
+        if not fits:
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {list(value._array.shape)} cannot be broadcast to "
+                f"indexing result of shape {list(region.shape)}"
+            )
     if _State.enabled and (t.requires_grad or value.requires_grad):
         if t.grad_fn is None and t.requires_grad:
             raise RuntimeError(LEAF_INPLACE_ERROR)
         region = getitem(t, index)
-        if region._base is None:  # integer arrays or a mask: a copy, not a view
+        if region._base is not None:  # ints and slices: a view, written through (CopySlices)
+            _write_through(region, value, t)
+        elif (
+            t._base is not None
+            or type(region.grad_fn) is not ops.IndexBackward0
+            or region.grad_fn.next_functions[0][0] is not t.grad_fn
+        ):  # a view, a tensor that needs no grad itself, or ints or slices before the arrays
             raise RuntimeError(
-                "gradbook does not record item assignment through integer arrays or masks into a tensor "
-                "that is part of a graph; build the result with gradbook.where instead"
+                "gradbook records item assignment through integer arrays or masks only into a non-leaf "
+                "tensor, indexed by arrays alone (y[mask] = v); build this one with gradbook.where"
             )
-        _write_through(region, value, t)
+        else:  # integer arrays or a mask: recorded as index_put (IndexPutBackward0)
+            before = Tensor._make(t._array.copy(), t.grad_fn)
+            before.requires_grad = t.requires_grad
+            out = ops.IndexPutBackward0.apply(before, value, indices=region.grad_fn.indices, accumulate=False)
+            t._array[...] = out._array
+            t.grad_fn, t.requires_grad = out.grad_fn, True
         t._version += 1
         return
-    if isinstance(index, tuple):
-        parts = tuple(p._array if isinstance(p, Tensor) else p for p in index)
-    else:
-        parts = index._array if isinstance(index, Tensor) else index
-    t._array[parts] = value._array
+    t._array[where] = value._array
     t._version += 1
 
 
@@ -731,6 +764,12 @@ def _check_inplace(t: Tensor, other_requires: bool) -> None:
         raise RuntimeError(VIEW_OF_LEAF_INPLACE_ERROR)
     if not t._array.flags.writeable:  # an expanded tensor: several elements share one place
         raise RuntimeError(OVERLAP_ERROR)
+
+
+def _numpy_index(index: Any) -> Any:
+    if isinstance(index, tuple):
+        return tuple(p._array if isinstance(p, Tensor) else p for p in index)
+    return index._array if isinstance(index, Tensor) else index
 
 
 def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:

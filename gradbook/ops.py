@@ -872,15 +872,30 @@ class IndexBackward0(Op):
 
 
 class IndexPutBackward0(Op):
-    """out = zeros(shape) with self added at ``index``: the backward of indexing, differentiable"""
+    """out = self with values put at ``indices`` (``y[mask] = v``), or added there (``accumulate``:
+    zeros with g added at each index is the backward of indexing, as x[[0, 0]] uses x[0] twice)"""
+
+    inputs = ("self", "values")
 
     @staticmethod
-    def forward(g: np.ndarray, shape: tuple, index: Any) -> np.ndarray:
-        out = np.zeros(shape, dtype=g.dtype)
-        np.add.at(out, index, g)  # repeated indices add up, as x[[0, 0]] uses x[0] twice
+    def forward(base: np.ndarray, values: np.ndarray, indices: Any, accumulate: bool) -> np.ndarray:
+        out = base.copy()
+        if accumulate:
+            np.add.at(out, indices, values)
+        else:
+            out[indices] = values
         return out
 
-    rules = {"∂/∂self: g[index]": lambda n, g: g[n.index]}  # indexing means the same on arrays and Tensors
+    rules = {
+        "∂out/∂self = 1, 0 where values were put": lambda n, g: g if n.accumulate else g * _constant(_unput(n), g),
+        "∂out/∂values = g[indices]": lambda n, g: g[n.indices],  # indexing means the same on arrays and Tensors
+    }
+
+
+def _unput(n: Op) -> np.ndarray:
+    mask = np.ones(*n._meta[0])
+    mask[n.indices] = 0
+    return mask
 
 
 class CatBackward0(Op):
@@ -1043,8 +1058,11 @@ def _permute(x: Any, dims: tuple) -> Any:
 def _scatter(g: Any, shape: tuple, index: Any) -> Any:
     """Zeros of ``shape`` with g added at ``index``: the adjoint of indexing."""
     if _is_tensor(g):
-        return IndexPutBackward0.apply(g, shape=shape, index=index)
-    return IndexPutBackward0.forward(g, shape, index)
+        zeros = Tensor._make(np.zeros(shape, dtype=g._array.dtype))
+        return IndexPutBackward0.apply(zeros, g, indices=index, accumulate=True)
+    out = np.zeros(shape, dtype=g.dtype)
+    np.add.at(out, index, g)
+    return out
 
 
 def _mean(a: np.ndarray, dim: Any, keepdim: bool) -> np.ndarray:

@@ -83,8 +83,13 @@ class BackwardCFunction(Node):
     def set_materialize_grads(self, value: bool) -> None:
         pass
 
+    _outputs = (1, 0)  # how many outputs forward returned, and which one is the tensor
+
     def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
-        grads = self._function.backward(self, Tensor._make(grad) if fast else grad)
+        count, position = self._outputs
+        upstream = [None] * count  # no gradient for the outputs that are not tensors
+        upstream[position] = Tensor._make(grad) if fast else grad
+        grads = self._function.backward(self, *upstream)
         grads = grads if isinstance(grads, tuple) else (grads,)
         if len(grads) != len(self._arg_is_tensor):
             raise RuntimeError(
@@ -129,12 +134,23 @@ def apply_custom(cls: Any, *args: Any) -> Any:
         out = cls.forward(ctx, *args)
     if not (_State.enabled and any(t.requires_grad for t in tensors)):
         return out
-    if not isinstance(out, Tensor):
-        raise TypeError(f"{cls.__name__}.forward must return a Tensor, got {type(out).__name__}")
+    outputs = out if isinstance(out, tuple) else (out,)
+    positions = [i for i, o in enumerate(outputs) if isinstance(o, Tensor)]
+    if not positions:  # nothing to differentiate: returned as it is, as in torch
+        return out
+    if len(positions) > 1:
+        raise NotImplementedError(
+            f"{cls.__name__}.forward returned {len(positions)} tensors: gradbook records one tensor output per "
+            "autograd.Function; return the others from a second Function"
+        )
+    ctx._outputs = (len(outputs), positions[0])
     ctx._seq = next(creation_order)
     ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
     ctx.next_functions = tuple(
         ((t.grad_fn or t._grad_accumulator()), 0) if t.requires_grad else (None, 0) for t in tensors
     )
     ctx._meta = [(t._array.shape, t._array.dtype) for t in tensors]
-    return Tensor._make(out._array, ctx)
+    result = Tensor._make(outputs[positions[0]]._array, ctx)
+    if not isinstance(out, tuple):
+        return result
+    return (*outputs[: positions[0]], result, *outputs[positions[0] + 1 :])
