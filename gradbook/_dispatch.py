@@ -15,7 +15,18 @@ from typing import Any
 import numpy as np
 
 from . import _factories, ops
-from ._dtypes import SILENT, c_name, numpy_errors, promote_types, promoted, rank, scalar_dtype, scalar_name, type_name
+from ._dtypes import (
+    c_name,
+    float32,
+    promote_types,
+    promoted,
+    rank,
+    restore_numpy,
+    scalar_dtype,
+    scalar_name,
+    silence_numpy,
+    type_name,
+)
 from ._messages import (
     GRAD_DTYPE_ERROR,
     LEAF_INPLACE_ERROR,
@@ -25,12 +36,10 @@ from ._messages import (
 from .autograd.grad_mode import _State, no_grad
 from .tensor import Tensor
 
-_silence, _unsilence = numpy_errors.set, numpy_errors.reset  # no NumPy warnings, as Op.apply
 
-
-def new_tensor(cls: type, data: Any) -> Tensor:
+def new_tensor(data: Any) -> Tensor:
     """``torch.Tensor(data)``: a float32 copy of ``data``."""
-    return _factories.tensor(data, dtype=np.float32)
+    return _factories.tensor(data, dtype=float32)
 
 
 def check_grad(t: Tensor, value: Any) -> None:
@@ -113,11 +122,11 @@ def binary(cls: type[ops.Op], a: Tensor, b: Any, **params: Any) -> Tensor:
             broadcast_check(a._array.shape, b._array.shape)  # raises torch's message
             raise
     if type(b) is float and a._array.dtype.kind == "f" and not (a.requires_grad and _State.enabled):
-        quiet = _silence(SILENT)  # the fast path for x * 0.5: NumPy keeps float32 for a Python float
+        quiet = silence_numpy()  # the fast path for x * 0.5: NumPy keeps float32 for a Python float
         try:
             return Tensor._make(cls.forward(a._array, b, **params))
         finally:
-            _unsilence(quiet)
+            restore_numpy(quiet)
     if not isinstance(b, _OPERANDS):
         return NotImplemented  # Python raises its TypeError (or asks b: [1, 2] * x)
     if isinstance(b, np.ndarray):  # a NumPy array counts as a tensor of its own dtype, 0-d or not
@@ -566,11 +575,15 @@ def permute(t: Tensor, dims: Sequence[int]) -> Tensor:
 def expand(t: Tensor, sizes: Sequence[int]) -> Tensor:
     shape = t._array.shape
     if len(sizes) < len(shape):
-        raise RuntimeError(
-            f"expand({type_name(t._array.dtype)}{{{list(shape)}}}, size={list(sizes)}): the number of sizes provided "
-            f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(shape)})"
-        )
+        raise _too_few_sizes(t._array, sizes)
     return ops.ExpandBackward0.apply(t, size=_expanded_shape(shape, sizes))
+
+
+def _too_few_sizes(a: np.ndarray, sizes: Sequence[int]) -> RuntimeError:
+    return RuntimeError(
+        f"expand({type_name(a.dtype)}{{{list(a.shape)}}}, size={list(sizes)}): the number of sizes provided "
+        f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({a.ndim})"
+    )
 
 
 def _expanded_shape(shape: tuple, sizes: Sequence[int]) -> tuple[int, ...]:
@@ -704,31 +717,27 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
     """``t[index] = value``: allowed where torch allows an in-place change without recording."""
     value = lift(value, t)
     _check_inplace(t, value.requires_grad)
-    probe = np.empty(t._array.shape, dtype=np.bool_)
+    probe = np.broadcast_to(np.empty((), dtype=np.bool_), t._array.shape)  # t's shape, no memory of its own
     parts = _numpy_index(index)
     parts = parts if isinstance(parts, tuple) else (parts,)
     where = parts if any(p is Ellipsis for p in parts) else (*parts, Ellipsis)  # an array for x[0] too
-    region = probe[where]
-    if np.shares_memory(region, probe):  # ints and slices: torch copies value in, expanding it
+    spot = probe[where]
+    if np.shares_memory(spot, probe):  # ints and slices: torch copies value in, expanding it
         shape = value._array.shape
-        while len(shape) > region.ndim and shape[0] == 1:  # leading 1s go, as torch's copy_ lets them
+        while len(shape) > spot.ndim and shape[0] == 1:  # leading 1s go, as torch's copy_ lets them
             shape = shape[1:]
-        if len(shape) > region.ndim:
-            raise RuntimeError(
-                f"expand({type_name(value._array.dtype)}{{{list(value._array.shape)}}}, size={list(region.shape)}): "
-                f"the number of sizes provided ({region.ndim}) must be greater or equal to the number of "
-                f"dimensions in the tensor ({value.ndim})"
-            )
-        _expanded_shape(shape, region.shape)
-    elif value._array.shape != region.shape:
+        if len(shape) > spot.ndim:
+            raise _too_few_sizes(value._array, spot.shape)
+        _expanded_shape(shape, spot.shape)
+    elif value._array.shape != spot.shape:
         try:
-            fits = np.broadcast_shapes(value._array.shape, region.shape) == region.shape
+            fits = np.broadcast_shapes(value._array.shape, spot.shape) == spot.shape
         except ValueError:
             fits = False
         if not fits:
             raise RuntimeError(
                 f"shape mismatch: value tensor of shape {list(value._array.shape)} cannot be broadcast to "
-                f"indexing result of shape {list(region.shape)}"
+                f"indexing result of shape {list(spot.shape)}"
             )
     if _State.enabled and (t.requires_grad or value.requires_grad):
         if t.grad_fn is None and t.requires_grad:
@@ -783,11 +792,11 @@ def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
         _check_inplace(t, other_requires)
     if ufunc is not None and not (_State.enabled and (t.requires_grad or other_requires)):
         try:  # the optimizer's path: one NumPy call writing into t's memory
-            quiet = _silence(SILENT)
+            quiet = silence_numpy()
             try:
                 ufunc(t._array, other._array if isinstance(other, Tensor) else other, out=t._array, casting="same_kind")
             finally:
-                _unsilence(quiet)
+                restore_numpy(quiet)
             if t._vc is None:  # t._version += 1, without the property: the optimizer's path
                 t._vc = [1]
             else:
@@ -848,9 +857,7 @@ def _write(t: Tensor, out: Tensor) -> None:
 
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors along an existing dimension."""
-    if isinstance(tensors, Tensor):
-        raise TypeError("cat(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
-    tensors = _tensor_list(tensors)
+    tensors = _tensor_list(tensors, "cat")
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     first = tensors[0]
@@ -879,9 +886,7 @@ def _joined(out: Tensor, tensors: list[Tensor]) -> Tensor:
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors of the same shape along a new dimension."""
-    if isinstance(tensors, Tensor):
-        raise TypeError("stack(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
-    tensors = _tensor_list(tensors)
+    tensors = _tensor_list(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     for i, x in enumerate(tensors[1:], 1):
@@ -893,7 +898,10 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     return _joined(ops.StackBackward0.apply(*tensors, dim=check_dim(dim, tensors[0].ndim + 1)), tensors)
 
 
-def _tensor_list(tensors: Sequence[Any]) -> list[Tensor]:
+def _tensor_list(tensors: Sequence[Any], caller: str) -> list[Tensor]:
+    """cat's and stack's tensors, with torch's errors for anything else."""
+    if isinstance(tensors, Tensor):
+        raise TypeError(f"{caller}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
     tensors = list(tensors)
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):

@@ -6,6 +6,7 @@ Off the reading path: ``tensor.py`` only needs to know that a dtype wraps a NumP
 from __future__ import annotations
 
 import builtins
+import functools
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,9 @@ except ImportError:  # a NumPy without them: np.errstate's own object, entered a
             state.__exit__(None, None, None)
 
     numpy_errors, SILENT = _ErrstateVar(), None
+
+silence_numpy = functools.partial(numpy_errors.set, SILENT)  # returns what restore_numpy takes back
+restore_numpy = numpy_errors.reset
 
 
 class dtype:

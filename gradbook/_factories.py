@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ._dtypes import SILENT, Size, float32, from_numpy_dtype, int64, numpy_errors, promote_types
+from ._dtypes import Size, float32, from_numpy_dtype, int64, promote_types, restore_numpy, silence_numpy
 from ._dtypes import bool as bool_
 from ._dtypes import to_dtype as _to_dtype
 from .tensor import Tensor
@@ -36,11 +36,11 @@ def tensor(data: Any, dtype: Any = None, requires_grad: builtins.bool = False) -
         values, kinds = _python_values(data)
         if want is None:
             want = functools.reduce(promote_types, kinds) if kinds else float32.numpy
-        quiet = numpy_errors.set(SILENT)  # tensor(1e40) is inf, silently, as in torch
+        quiet = silence_numpy()  # tensor(1e40) is inf, silently, as in torch
         try:
             array = np.array(values, dtype=want)
         finally:
-            numpy_errors.reset(quiet)
+            restore_numpy(quiet)
     return _new_leaf(array, requires_grad)
 
 

@@ -20,13 +20,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ._dtypes import SILENT, numpy_errors, promoted
+from ._dtypes import promoted, restore_numpy, silence_numpy
 from ._messages import FREED_ERROR
 from .autograd.engine import Node, creation_order
 from .autograd.grad_mode import _State
 from .tensor import Tensor
 
-_silence, _unsilence = numpy_errors.set, numpy_errors.reset
 _array_of = operator.attrgetter("_array")
 
 
@@ -52,7 +51,7 @@ class Op(Node):
     @classmethod
     def apply(cls, *tensors: Tensor, **params: Any) -> Tensor:
         """Compute the op; if an input requires grad (and grad mode is on), record a node for it."""
-        quiet = _silence(SILENT)  # no NumPy warnings: torch gives inf and nan silently
+        quiet = silence_numpy()  # no NumPy warnings: torch gives inf and nan silently
         try:
             if len(tensors) == 2:  # the common cases, without building an argument list
                 out = cls.forward(tensors[0]._array, tensors[1]._array, **params)
@@ -61,7 +60,7 @@ class Op(Node):
             else:
                 out = cls.forward(*map(_array_of, tensors), **params)
         finally:
-            _unsilence(quiet)
+            restore_numpy(quiet)
         if type(out) is not np.ndarray:
             out = np.asarray(out)  # NumPy gives scalars for 0-d results
         if _State.enabled:

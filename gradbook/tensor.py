@@ -525,7 +525,7 @@ class Tensor:
     # ------------------------------------------------ attributes and conversion
 
     def __new__(cls, data: Any = (), *args: Any) -> Tensor:  # torch.Tensor([1, 2]) is float32
-        return dispatch.new_tensor(cls, data)
+        return dispatch.new_tensor(data)
 
     @property
     def shape(self) -> Size:

@@ -11,6 +11,11 @@ import numpy as np
 import gradbook as torch
 
 
+def in_a_fresh_process(code):
+    """What ``code`` prints, run by a new interpreter (where no earlier test left anything)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+
+
 def without_gc(fn):
     enabled = gc.isenabled()
     gc.disable()
@@ -54,7 +59,7 @@ def test_two_thousand_dropped_graphs_leave_nothing_for_the_collector():
         "gc.collect()\n"
         "print(sorted({type(o).__name__ for o in gc.garbage}))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = in_a_fresh_process(code)
     assert out.strip() == "[]"
 
 
@@ -89,5 +94,5 @@ def test_backward_with_create_graph_warns_once_as_torch():
         "    torch.autograd.grad(x * x, x, create_graph=True)\n"
         "print(len(w), w[0].category.__name__, str(w[0].message)[:64])\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = in_a_fresh_process(code)
     assert out.strip() == "1 UserWarning Using backward() with create_graph=True will create a reference"

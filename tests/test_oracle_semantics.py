@@ -110,6 +110,8 @@ CASES = {
     "list of an int tensor and a float": lambda T: T.tensor([T.tensor(1), 2.5]),
     "bool and float": lambda T: T.tensor([True, 1.5]),
     "empty list": lambda T: T.tensor([]),
+    "Tensor([1, 2]) is float32": lambda T: T.Tensor([1, 2]),
+    "Tensor of a NumPy float64 array": lambda T: T.Tensor(np.array([0.5, 1.5])),
     "empty nested list": lambda T: T.tensor([[]]),
     "tensor(1e40) is inf": lambda T: T.tensor(1e40),
     "int64 extremes": lambda T: T.tensor([2**63 - 1, -(2**63)]),

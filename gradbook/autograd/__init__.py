@@ -41,7 +41,7 @@ def _check_inputs(inputs: list) -> None:
             raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
 
 
-def _make_grads(outputs: list, grads: list, caller: str) -> list:
+def _make_grads(outputs: list, grads: list) -> list:
     """Check the seeds v of vᵀJ and fill in v = 1 for one-element outputs, as torch does (pairing
     them as zip() does, then counting)."""
     result = []
@@ -93,7 +93,7 @@ def backward(
     keep = create_graph if retain_graph is None else retain_graph
     outputs = _as_list(tensors)
     grads = _as_list(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
-    seeds = _make_grads(outputs, grads, "backward")
+    seeds = _make_grads(outputs, grads)
     only = None
     if inputs is not None:
         only = _as_list(inputs)
@@ -134,7 +134,7 @@ def grad(
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     _check_inputs(ins)
     grads = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outs)
-    seeds = _make_grads(outs, grads, "grad")
+    seeds = _make_grads(outs, grads)
     for t in ins:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")

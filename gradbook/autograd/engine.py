@@ -23,7 +23,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from .._dtypes import SILENT, numpy_errors, type_name
+from .._dtypes import restore_numpy, silence_numpy, type_name
 from .._messages import CREATE_GRAPH_WARNING, FREED_ERROR, type_of, version_error
 from ..tensor import Tensor
 from .grad_mode import _State
@@ -153,7 +153,7 @@ def backward(
         g = g._array if fast else g
         buffers[node] = buffers[node] + g if node in buffers else g
     grad_mode, _State.enabled = _State.enabled, create_graph  # rules record only for create_graph
-    quiet = numpy_errors.set(SILENT)  # no NumPy warnings: torch gives inf and nan silently
+    quiet = silence_numpy()  # no NumPy warnings: torch gives inf and nan silently
     try:
         for node in order:
             grad = buffers.pop(node, None)
@@ -195,7 +195,7 @@ def backward(
                         owned.add(fn)
     finally:
         _State.enabled = grad_mode
-        numpy_errors.reset(quiet)
+        restore_numpy(quiet)
     return [as_tensor(c) for c in captured]
 
 
