@@ -33,18 +33,20 @@ class Op(Node):
     """The base of every op.
 
     A subclass declares ``inputs`` (torch's names of its tensor arguments), ``forward(*arrays,
-    **params)``, ``saves`` (the inputs, array params or ``"result"`` backward needs; freed by a
-    backward without ``retain_graph``) and ``rules``: ``{text: rule}``, one per input, in order,
-    where ``rule(node, g, *saved)`` returns the gradient for that input (``saved``: the saved
-    inputs and result, in the order of ``saves``; params are read from ``node``).
+    **params)``, ``saves`` (the inputs, array params or ``"result"`` backward may need; freed by
+    a backward without ``retain_graph``) and ``rules``: ``{text: rule}``, one per input, in
+    order, where ``rule(node, g, ...)`` returns the gradient for that input. A rule's parameters
+    after ``(node, g)`` name the saved values it reads (``lambda n, g, other: g * other``); params
+    are read from ``node``. As in torch, an input is saved only if the rule of an input that
+    needs a gradient reads it (``x * 2`` saves the 2, not x).
     """
 
     inputs: ClassVar[tuple[str, ...]] = ("self",)
     rules: ClassVar[dict[str, Callable[..., Any]]] = {}
     forward: ClassVar[Callable[..., Any]]
     _vjps: ClassVar[tuple[Callable[..., Any], ...]] = ()
-    _saved_inputs: ClassVar[tuple[tuple[str, int], ...]] = ()  # (name, position) of saved inputs
-    _rule_args: ClassVar[tuple[str, ...]] = ()  # what the rules receive after (node, g)
+    _reads: ClassVar[tuple[tuple[str, ...], ...]] = ()  # what each rule reads, after (node, g)
+    _saved_inputs: ClassVar[tuple[tuple[str, int, int], ...]] = ()  # (name, position, readers)
     _saves_result: ClassVar[bool] = False
     view: ClassVar[bool] = False  # its result shares the input's memory (x[0], x.t(), x.view(...))
 
@@ -78,15 +80,21 @@ class Op(Node):
         if params:
             d.update(params)
         d["_seq"] = next(creation_order)
-        # each input's node (None: it needs no grad), and its shape and dtype to shape its gradient
-        d["next_functions"] = tuple(
-            [((t.grad_fn or t._grad_accumulator()) if t.requires_grad else None, 0) for t in tensors]
-        )
-        d["_meta"] = [(t._array.shape, t._array.dtype) for t in tensors]
+        edges, meta, needs = [], [], 0  # each input's node (None: it needs no grad), shape and dtype
+        for i, t in enumerate(tensors):
+            if t.requires_grad:
+                edges.append((t.grad_fn or t._grad_accumulator(), 0))
+                needs |= 1 << i  # bit i: input i needs a gradient
+            else:
+                edges.append((None, 0))
+            meta.append((t._array.shape, t._array.dtype))  # the shape and dtype its gradient must have
+        d["next_functions"], d["_meta"] = tuple(edges), meta
         if cls._saved_inputs:
-            for name, i in cls._saved_inputs:
-                d[name] = tensors[i]
-            d["_versions"] = [(tensors[i], tensors[i]._version, tensors[i].grad_fn) for _, i in cls._saved_inputs]
+            versions = d["_versions"] = []  # each saved input and its version, to tell later if it changed
+            for name, i, readers in cls._saved_inputs:
+                t = d[name] = tensors[i] if needs & readers else None  # kept if a needed gradient reads it
+                if t is not None:  # (None: not saved, as in torch)
+                    versions.append((t, t._version))
         result = Tensor._make(out, node)
         if cls._saves_result:
             d["_result"] = out
@@ -99,31 +107,29 @@ class Op(Node):
         values are NumPy arrays; else Tensors, and the rules record a graph of their own)."""
         d = self.__dict__
         if not fast:
-            args = [self.result if name == "result" else d[name] for name in self._rule_args]
             grads = []
-            for rule, (fn, _), (shape, dtype) in zip(self._vjps, self.next_functions, self._meta):
+            for rule, reads, (fn, _), (shape, dtype) in zip(self._vjps, self._reads, self.next_functions, self._meta):
                 g = None
                 if fn is not None and (needed is None or fn in needed):
-                    g = rule(self, grad, *args)
+                    g = rule(self, grad, *[self.result if name == "result" else d[name] for name in reads])
                     g = unbroadcast(g, shape) if g._array.shape != shape else g
                     g = g.to(dtype) if g._array.dtype != dtype else g
                 grads.append(g)
             return grads, [False] * len(grads)
-        args = [d["_result"] if name == "result" else d[name]._array for name in self._rule_args]
-        ids = (id(grad), *map(id, args))  # a rule that returns one of these made no new array
         grads, owned = [], []
-        for rule, (fn, _), (shape, dtype) in zip(self._vjps, self.next_functions, self._meta):
+        for rule, reads, (fn, _), (shape, dtype) in zip(self._vjps, self._reads, self.next_functions, self._meta):
             if fn is None or (needed is not None and fn not in needed):
                 grads.append(None)
                 owned.append(False)
                 continue
+            args = [d["_result"] if name == "result" else d[name]._array for name in reads]
             g = rule(self, grad, *args)
             if g.shape != shape:
                 g = unbroadcast(g, shape)
             if g.dtype != dtype:
                 g = g.astype(dtype)
             grads.append(g)
-            owned.append(g.base is None and id(g) not in ids)
+            owned.append(g.base is None and g is not grad and id(g) not in map(id, args))  # a new array
         return grads, owned
 
     @property
@@ -135,16 +141,23 @@ class Op(Node):
         """Free the saved tensors (a backward without retain_graph)."""
         d = self.__dict__
         for name in self.saves:
-            d.pop("_result" if name == "result" else name, None)
+            if d.get(name, True) is not None:  # an input never saved stays None
+                d.pop("_result" if name == "result" else name, None)
         d.pop("_versions", None)  # it holds the saved tensors too
         d["_freed"] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if not isinstance(cls.__dict__.get("_vjps"), property):  # variadic ops make theirs per node
+        if not isinstance(cls.__dict__.get("_vjps"), property):
             cls._vjps = tuple(cls.rules.values())
-        cls._saved_inputs = tuple((name, cls.inputs.index(name)) for name in cls.saves if name in cls.inputs)
-        cls._rule_args = tuple(name for name in cls.saves if name in cls.inputs or name == "result")
+            cls._reads = tuple(_reads(cls, rule) for rule in cls._vjps)
+        else:  # a variadic op makes its rules per node; they read nothing saved
+            cls._reads = property(lambda node: ((),) * len(node.next_functions))
+        cls._saved_inputs = tuple(
+            (name, cls.inputs.index(name), sum(1 << j for j, names in enumerate(cls._reads) if name in names))
+            for name in cls.saves
+            if name in cls.inputs
+        )
         cls._saves_result = "result" in cls.saves
         for name in cls.saves:  # torch's _saved_<name>: readable until freed
             setattr(cls, f"_saved_{name}", property(lambda node, name=name: node._saved(name)))
@@ -156,6 +169,8 @@ class Op(Node):
         d = self.__dict__
         if ("_result" if name == "result" else name) not in d:
             raise RuntimeError(FREED_ERROR)
+        if d.get(name, True) is None:
+            return None  # not saved: no gradient that reads it was needed
         if self.stale():
             raise self.version_error()
         return self.result if name == "result" else d[name]
@@ -180,6 +195,16 @@ def view_region(x: Any, views: tuple) -> Any:
     for cls, params in views:
         x = cls.apply(x, **params) if _is_tensor(x) else cls.forward(x, **params)
     return x
+
+
+def _reads(cls: type[Op], rule: Callable) -> tuple[str, ...]:
+    """The saved values a rule reads: the names of its parameters after ``(node, g)``."""
+    code = rule.__code__
+    names = code.co_varnames[2 : code.co_argcount]
+    unknown = [name for name in names if name not in cls.saves or (name not in cls.inputs and name != "result")]
+    if unknown:
+        raise TypeError(f"{cls.__name__}: a rule reads {unknown}, which are not saved inputs or the result")
+    return names
 
 
 def _params(cls: type[Op]) -> list[str]:
@@ -265,8 +290,8 @@ class MulBackward0(Op):
     saves = ("self", "other")
     forward = np.multiply
     rules = {
-        "∂out/∂self = other": lambda n, g, a, b: g * b,
-        "∂out/∂other = self": lambda n, g, a, b: g * a,
+        "∂out/∂self = other": lambda n, g, other: g * other,
+        "∂out/∂other = self": lambda n, g, self: g * self,
     }
 
 
@@ -277,8 +302,8 @@ class DivBackward0(Op):
     saves = ("self", "other")
     forward = np.true_divide
     rules = {
-        "∂out/∂self = 1/other": lambda n, g, a, b: g / b,
-        "∂out/∂other = -self/other²": lambda n, g, a, b: -g * a / (b * b),
+        "∂out/∂self = 1/other": lambda n, g, other: g / other,
+        "∂out/∂other = -self/other²": lambda n, g, self, other: -g * self / (other * other),
     }
 
 
@@ -287,7 +312,7 @@ class ReciprocalBackward0(Op):
 
     saves = ("result",)
     forward = _floating(np.reciprocal)
-    rules = {"∂out/∂self = -1/self² = -out²": lambda n, g, out: -g * out * out}
+    rules = {"∂out/∂self = -1/self² = -out²": lambda n, g, result: -g * result * result}
 
 
 class NegBackward0(Op):
@@ -304,7 +329,7 @@ class PowBackward0(Op):
     forward = staticmethod(lambda a, exponent: np.power(a, exponent))
     rules = {
         "∂out/∂self = exponent · self^(exponent-1)": (
-            lambda n, g, x: g * 0 if n.exponent == 0 else g * n.exponent * x ** (n.exponent - 1)
+            lambda n, g, self: g * 0 if n.exponent == 0 else g * n.exponent * self ** (n.exponent - 1)
         ),
     }
 
@@ -316,9 +341,11 @@ class PowBackward1(Op):
     saves = ("self", "exponent", "result")
     forward = np.power
     rules = {
-        "∂out/∂self = exponent · self^(exponent-1)": lambda n, g, x, e, out: g * _where(e == 0, 0.0, e * x ** (e - 1)),
+        "∂out/∂self = exponent · self^(exponent-1)": lambda n, g, self, exponent: (
+            g * _where(exponent == 0, 0.0, exponent * self ** (exponent - 1))
+        ),
         "∂out/∂exponent = out · ln(self)": (
-            lambda n, g, x, e, out: g * _where((x == 0) & (e >= 0), 0.0, out * _log(x))
+            lambda n, g, self, exponent, result: g * _where((self == 0) & (exponent >= 0), 0.0, result * _log(self))
         ),
     }
 
@@ -331,7 +358,7 @@ class PowBackward2(Op):
     forward = staticmethod(lambda e, base: np.power(np.asarray(base, dtype=e.dtype), e))
     rules = {
         "∂out/∂exponent = out · ln(base)": (
-            lambda n, g, e, out: g * 0 if n.base == 0 else g * out * float(np.log(n.base))
+            lambda n, g, exponent, result: g * 0 if n.base == 0 else g * result * float(np.log(n.base))
         ),
     }
 
@@ -350,9 +377,9 @@ class RemainderBackward1(Op):
     saves = ("self", "other")
     forward = np.remainder
     rules = {
-        "∂out/∂self = 1": lambda n, g, a, b: g,
+        "∂out/∂self = 1": lambda n, g: g,
         "∂out/∂other = -floor(self/other)": (
-            lambda n, g, a, b: -g * _constant(np.floor(_array(a) / _array(b)), g)  # floor' = 0: a constant
+            lambda n, g, self, other: -g * _constant(np.floor(_array(self) / _array(other)), g)  # floor' = 0
         ),
     }
 
@@ -391,8 +418,8 @@ class DotBackward0(Op):
     saves = ("self", "tensor")
     forward = np.dot
     rules = {
-        "∂out/∂self = tensor": lambda n, g, a, b: g * b,
-        "∂out/∂tensor = self": lambda n, g, a, b: g * a,
+        "∂out/∂self = tensor": lambda n, g, tensor: g * tensor,
+        "∂out/∂tensor = self": lambda n, g, self: g * self,
     }
 
 
@@ -403,8 +430,8 @@ class MvBackward0(Op):
     saves = ("self", "vec")
     forward = np.matmul
     rules = {
-        "∂/∂self: g ⊗ vec": lambda n, g, m, v: _unsqueeze(g, 1) * v,
-        "∂/∂vec: selfᵀ @ g": lambda n, g, m, v: m.mT @ g,
+        "∂/∂self: g ⊗ vec": lambda n, g, vec: _unsqueeze(g, 1) * vec,
+        "∂/∂vec: selfᵀ @ g": lambda n, g, self: self.mT @ g,
     }
 
 
@@ -415,8 +442,8 @@ class MmBackward0(Op):
     saves = ("self", "mat2")
     forward = np.matmul
     rules = {
-        "∂/∂self: g @ mat2ᵀ": lambda n, g, a, b: g @ b.mT,
-        "∂/∂mat2: selfᵀ @ g": lambda n, g, a, b: a.mT @ g,
+        "∂/∂self: g @ mat2ᵀ": lambda n, g, mat2: g @ mat2.mT,
+        "∂/∂mat2: selfᵀ @ g": lambda n, g, self: self.mT @ g,
     }
 
 
@@ -427,8 +454,8 @@ class BmmBackward0(Op):
     saves = ("self", "mat2")
     forward = np.matmul
     rules = {
-        "∂/∂self: g @ mat2ᵀ, per batch": lambda n, g, a, b: g @ b.mT,
-        "∂/∂mat2: selfᵀ @ g, per batch": lambda n, g, a, b: a.mT @ g,
+        "∂/∂self: g @ mat2ᵀ, per batch": lambda n, g, mat2: g @ mat2.mT,
+        "∂/∂mat2: selfᵀ @ g, per batch": lambda n, g, self: self.mT @ g,
     }
 
 
@@ -439,9 +466,9 @@ class AddmmBackward0(Op):
     saves = ("mat1", "mat2")
     forward = staticmethod(lambda b, m1, m2: np.add(np.matmul(m1, m2), b))
     rules = {
-        "∂out/∂self = 1, summed over the batch": lambda n, g, m1, m2: g,
-        "∂/∂mat1: g @ mat2ᵀ": lambda n, g, m1, m2: g @ m2.mT,
-        "∂/∂mat2: mat1ᵀ @ g": lambda n, g, m1, m2: m1.mT @ g,
+        "∂out/∂self = 1, summed over the batch": lambda n, g: g,
+        "∂/∂mat1: g @ mat2ᵀ": lambda n, g, mat2: g @ mat2.mT,
+        "∂/∂mat2: mat1ᵀ @ g": lambda n, g, mat1: mat1.mT @ g,
     }
 
 
@@ -457,7 +484,7 @@ class ExpBackward0(Op):
 
     saves = ("result",)
     forward = _floating(np.exp)
-    rules = {"∂out/∂self = eˢᵉˡᶠ = out": lambda n, g, out: g * out}
+    rules = {"∂out/∂self = eˢᵉˡᶠ = out": lambda n, g, result: g * result}
 
 
 class LogBackward0(Op):
@@ -465,7 +492,7 @@ class LogBackward0(Op):
 
     saves = ("self",)
     forward = _floating(np.log)
-    rules = {"∂out/∂self = 1/self": lambda n, g, x: g / x}
+    rules = {"∂out/∂self = 1/self": lambda n, g, self: g / self}
 
 
 class SqrtBackward0(Op):
@@ -473,7 +500,7 @@ class SqrtBackward0(Op):
 
     saves = ("result",)
     forward = _floating(np.sqrt)
-    rules = {"∂out/∂self = 1/(2√self) = 1/(2·out)": lambda n, g, out: g / (2 * out)}
+    rules = {"∂out/∂self = 1/(2√self) = 1/(2·out)": lambda n, g, result: g / (2 * result)}
 
 
 class AbsBackward0(Op):
@@ -482,7 +509,7 @@ class AbsBackward0(Op):
     saves = ("self",)
     forward = np.abs
     rules = {
-        "∂out/∂self = sign(self) (0 at 0)": lambda n, g, x: g * _constant(np.nan_to_num(np.sign(_array(x))), g),
+        "∂out/∂self = sign(self) (0 at 0)": lambda n, g, self: g * _constant(np.nan_to_num(np.sign(_array(self))), g),
     }  # torch: 0 at nan too
 
 
@@ -491,7 +518,7 @@ class SinBackward0(Op):
 
     saves = ("self",)
     forward = _floating(np.sin)
-    rules = {"∂out/∂self = cos(self)": lambda n, g, x: g * _cos(x)}
+    rules = {"∂out/∂self = cos(self)": lambda n, g, self: g * _cos(self)}
 
 
 class CosBackward0(Op):
@@ -499,7 +526,7 @@ class CosBackward0(Op):
 
     saves = ("self",)
     forward = _floating(np.cos)
-    rules = {"∂out/∂self = -sin(self)": lambda n, g, x: g * -_sin(x)}
+    rules = {"∂out/∂self = -sin(self)": lambda n, g, self: g * -_sin(self)}
 
 
 class TanhBackward0(Op):
@@ -507,7 +534,7 @@ class TanhBackward0(Op):
 
     saves = ("result",)
     forward = _floating(np.tanh)
-    rules = {"∂out/∂self = 1 - tanh² = 1 - out²": lambda n, g, out: g * (1 - out * out)}
+    rules = {"∂out/∂self = 1 - tanh² = 1 - out²": lambda n, g, result: g * (1 - result * result)}
 
 
 class SigmoidBackward0(Op):
@@ -515,7 +542,7 @@ class SigmoidBackward0(Op):
 
     saves = ("result",)
     forward = _floating(_sigmoid)
-    rules = {"∂out/∂self = σ(1-σ) = out·(1-out)": lambda n, g, out: g * out * (1 - out)}
+    rules = {"∂out/∂self = σ(1-σ) = out·(1-out)": lambda n, g, result: g * result * (1 - result)}
 
 
 class ReluBackward0(Op):
@@ -523,7 +550,7 @@ class ReluBackward0(Op):
 
     saves = ("result",)
     forward = staticmethod(lambda a: np.maximum(a, 0, dtype=a.dtype))
-    rules = {"∂out/∂self = 1 where out > 0, else 0": lambda n, g, out: g * ~(out <= 0)}  # torch: 1 at nan
+    rules = {"∂out/∂self = 1 where out > 0, else 0": lambda n, g, result: g * ~(result <= 0)}  # torch: 1 at nan
 
 
 class ClampBackward1(Op):
@@ -533,7 +560,7 @@ class ClampBackward1(Op):
     forward = staticmethod(lambda a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False))
     rules = {
         "∂out/∂self = 1 inside [min, max], else 0": (
-            lambda n, g, x: g * ((x >= _or(n.min, -np.inf)) & (x <= _or(n.max, np.inf)))
+            lambda n, g, self: g * ((self >= _or(n.min, -np.inf)) & (self <= _or(n.max, np.inf)))
         ),
     }
 
@@ -545,8 +572,12 @@ class MaximumBackward0(Op):
     saves = ("self", "other")
     forward = np.maximum
     rules = {
-        "∂out/∂self = 1 where self > other, ½ on ties": lambda n, g, a, b: g * _constant(_picked(a, b, n), g),
-        "∂out/∂other = 1 where other > self, ½ on ties": lambda n, g, a, b: g * _constant(_picked(b, a, n), g),
+        "∂out/∂self = 1 where self > other, ½ on ties": (
+            lambda n, g, self, other: g * _constant(_picked(self, other, n), g)
+        ),
+        "∂out/∂other = 1 where other > self, ½ on ties": (
+            lambda n, g, self, other: g * _constant(_picked(other, self, n), g)
+        ),
     }
 
 
@@ -557,8 +588,12 @@ class MinimumBackward0(Op):
     saves = ("self", "other")
     forward = np.minimum
     rules = {
-        "∂out/∂self = 1 where self < other, ½ on ties": lambda n, g, a, b: g * _constant(_picked(b, a, n), g),
-        "∂out/∂other = 1 where other < self, ½ on ties": lambda n, g, a, b: g * _constant(_picked(a, b, n), g),
+        "∂out/∂self = 1 where self < other, ½ on ties": (
+            lambda n, g, self, other: g * _constant(_picked(other, self, n), g)
+        ),
+        "∂out/∂other = 1 where other < self, ½ on ties": (
+            lambda n, g, self, other: g * _constant(_picked(self, other, n), g)
+        ),
     }
 
 
@@ -585,7 +620,7 @@ class SoftmaxBackward0(Op):
         e = np.exp(a - np.maximum.reduce(a, axis=dim, keepdims=True))
         return e / np.add.reduce(e, axis=dim, keepdims=True)
 
-    rules = {"∂/∂self: out · (g - Σ g·out)": lambda n, g, out: out * (g - _sum(g * out, n.dim))}
+    rules = {"∂/∂self: out · (g - Σ g·out)": lambda n, g, result: result * (g - _sum(g * result, n.dim))}
 
 
 class LogSoftmaxBackward0(Op):
@@ -599,7 +634,7 @@ class LogSoftmaxBackward0(Op):
         shifted = a - np.maximum.reduce(a, axis=dim, keepdims=True)
         return shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True))
 
-    rules = {"∂/∂self: g - softmax · Σ g": lambda n, g, out: g - _exp(out) * _sum(g, n.dim)}
+    rules = {"∂/∂self: g - softmax · Σ g": lambda n, g, result: g - _exp(result) * _sum(g, n.dim)}
 
 
 # ================================================================ reductions
@@ -643,7 +678,9 @@ class MaxBackward1(Op):
     saves = ("self", "result")
     forward = staticmethod(lambda a: np.maximum.reduce(a, axis=None))
     rules = {
-        "∂out/∂selfᵢ = 1/k at each of the k maxima, else 0": (lambda n, g, x, out: g * _constant(_share(x, out, n), g)),
+        "∂out/∂selfᵢ = 1/k at each of the k maxima, else 0": (
+            lambda n, g, self, result: g * _constant(_share(self, result, n), g)
+        ),
     }
 
 
@@ -950,8 +987,8 @@ class MseLossBackward0(Op):
         )
 
     rules = {
-        "∂out/∂self = 2(self - target)/N": lambda n, g, x, t: (x - t) * (g * (2 / _mse_count(n))),
-        "∂out/∂target = -2(self - target)/N": lambda n, g, x, t: (x - t) * (g * (-2 / _mse_count(n))),
+        "∂out/∂self = 2(self - target)/N": lambda n, g, self, target: (self - target) * (g * (2 / _mse_count(n))),
+        "∂out/∂target = -2(self - target)/N": (lambda n, g, self, target: (self - target) * (g * (-2 / _mse_count(n)))),
     }
 
 
@@ -978,7 +1015,7 @@ class NllLossBackward0(Op):
 
     rules = {
         "∂out/∂self = -1/N at each target, else 0": (
-            lambda n, g, x: (_unsqueeze(g, 1) if g.ndim else g) * _constant(_nll_weights(n), g)
+            lambda n, g, self: (_unsqueeze(g, 1) if g.ndim else g) * _constant(_nll_weights(n), g)
         ),
     }
 

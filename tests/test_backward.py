@@ -142,13 +142,20 @@ def test_freed_error_happens_before_any_grad_changes():
 
 
 def test_saved_tensors_are_readable_until_freed():
-    x = leaf(2.0)
-    y = x * 3
+    x, w = leaf(2.0), leaf(5.0)
+    y = x * w
     assert y.grad_fn._saved_self is x
-    assert y.grad_fn._saved_other.item() == 3.0
+    assert y.grad_fn._saved_other is w
+    z = x * 3  # as torch: only what the needed rule reads (∂z/∂x = other) is saved
+    assert z.grad_fn._saved_self is None
+    assert z.grad_fn._saved_other.item() == 3.0
     y.backward()
+    z.backward()
     with pytest.raises(RuntimeError, match=FREED):
         _ = y.grad_fn._saved_self
+    with pytest.raises(RuntimeError, match=FREED):
+        _ = z.grad_fn._saved_other
+    assert z.grad_fn._saved_self is None  # never saved, so not freed
 
 
 def test_retain_graph_defaults_to_create_graph():

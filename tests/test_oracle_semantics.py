@@ -366,6 +366,54 @@ CASES = {
             lambda w: (lambda t: (t.__setitem__((0, 1), 7), (w * t).sum().backward(), w, x.grad)[2:])(w.unsqueeze(0))
         )(x * 1)
     )(leaf(T, [1.0, 2.0, 3.0])),
+    # ------------------------------------------------ only what a needed rule reads is saved
+    "y * 2 does not save y": lambda T: (
+        lambda x: (lambda y: (lambda z: (y.add_(1), z.sum().backward(), x.grad)[2])(y * 2))(x * 1)
+    )(leaf(T, [1.0, 2.0])),
+    "y * c saves c, not y": lambda T: (
+        lambda x: (lambda z: (z.grad_fn._saved_self, z.grad_fn._saved_other))(x * T.tensor([3.0, 4.0]))
+    )(leaf(T, [1.0, 2.0])),
+    "y * y saves both": lambda T: (lambda x: (lambda y: (lambda z: (y.add_(1), z.sum().backward()))(y * y))(x * 1))(
+        leaf(T, [1.0, 2.0])
+    ),
+    "which op the version error names for a saved input": lambda T: (
+        lambda x: (lambda y: (lambda z: (y.add_(1), z.sum().backward()))(y.sin()))(x * 1)
+    )(leaf(T, [1.0, 2.0])),
+    "data @ w saves the data only": lambda T: (
+        lambda w: (lambda z: (z.grad_fn._saved_self.shape, z.grad_fn._saved_mat2))(T.ones(2, 3) @ w)
+    )(leaf(T, [[1.0], [2.0], [3.0]])),
+    "w @ data saves the data only": lambda T: (
+        lambda w: (lambda z: (z.grad_fn._saved_self, z.grad_fn._saved_mat2.shape))(w @ T.ones(2, 3))
+    )(leaf(T, [[1.0, 2.0]])),
+    "a / b saves b for a's gradient": lambda T: (
+        lambda x: (lambda z: (z.grad_fn._saved_self, z.grad_fn._saved_other))(x / T.tensor([2.0, 4.0]))
+    )(leaf(T, [1.0, 2.0])),
+    "b / a saves both for a's gradient": lambda T: (
+        lambda x: (lambda z: (z.grad_fn._saved_self, z.grad_fn._saved_other))(T.tensor([2.0, 4.0]) / x)
+    )(leaf(T, [1.0, 2.0])),
+    "linear with only the bias requiring grad saves nothing": lambda T: (
+        lambda b: (lambda z: (z.grad_fn.name(), z.grad_fn._saved_mat1, z.grad_fn._saved_mat2))(
+            T.nn.functional.linear(T.ones(2, 3), T.ones(2, 3), b)
+        )
+    )(leaf(T, [1.0, 2.0])),
+    "linear saves x for the weight's gradient": lambda T: (
+        lambda w: (lambda z: (z.grad_fn._saved_mat1.shape, z.grad_fn._saved_mat2))(
+            T.nn.functional.linear(T.ones(2, 3), w, T.ones(2))
+        )
+    )(leaf(T, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])),
+    "dot and mv save the other input": lambda T: (
+        lambda v: (
+            T.dot(v, T.ones(2)).grad_fn._saved_self,
+            T.dot(v, T.ones(2)).grad_fn._saved_tensor,
+            (T.ones(3, 2) @ v).grad_fn._saved_vec,
+        )
+    )(leaf(T, [1.0, 2.0])),
+    "a never-saved input reads None after backward": lambda T: (
+        lambda x: (lambda z: (z.sum().backward(), z.grad_fn._saved_self)[1])(x * 2)
+    )(leaf(T, [1.0, 2.0])),
+    "a saved input is freed after backward": lambda T: (
+        lambda x: (lambda z: (z.sum().backward(), z.grad_fn._saved_other)[1])(x * 2)
+    )(leaf(T, [1.0, 2.0])),
     "a custom Function returning a tensor and a number": lambda T: _custom(T, lambda ctx, x: (x * 2, 3)),
     "a custom Function returning a number": lambda T: _custom(T, lambda ctx, x: 3.5),
     # ------------------------------------------------ never print what torch does not
@@ -394,11 +442,6 @@ DIFFERENT = {
         "y = x * 2; v = y[1:]; v.mul_(2); v.grad_fn",
         "torch regenerates it as AsStridedBackward0 of the base; gradbook repeats the view's own ops "
         "(SliceBackward0 of the CopySlices): the same gradients, the view's own names",
-    ),
-    "which op the version error names for a saved input": (
-        "y = x * 1; z = y * y; y.add_(1); z.sum().backward()",
-        "torch names the op that made the input's current value (Add), gradbook the one when it was saved "
-        "(Mul); the same, except that torch also saves only what a rule needs (y * 2 does not save y)",
     ),
     "a custom Function with two tensor outputs": (
         "forward returns (x * 2, x * 3)",

@@ -180,7 +180,7 @@ class WrongSquare(torch.ops.Op):
 
     forward = staticmethod(lambda a: a * a)
     saves = ("self",)
-    rules = {"∂out/∂self = self (wrong: it is 2·self)": lambda n, g, x: g * x}
+    rules = {"∂out/∂self = self (wrong: it is 2·self)": lambda n, g, self: g * self}
 
 
 def test_gradcheck_catches_a_wrong_rule_with_a_message_for_students():

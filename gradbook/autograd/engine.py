@@ -48,7 +48,7 @@ class Node:
     _post_hooks: dict[int, Callable] | None = None  # node.register_hook
     _retains: weakref.ref | None = None  # the output tensor, once it called retain_grad()
     _hooked = False  # set by any of the four above: one test per node when none is
-    _versions: tuple | list = ()  # (saved input, its version then, its grad_fn then)
+    _versions: tuple | list = ()  # (saved input, its version then)
     _result_ref: Any = None  # a weak reference to the output, for a node that saved it
 
     def name(self) -> str:
@@ -73,10 +73,11 @@ class Node:
         return RemovableHandle(self._post_hooks, fn)
 
     def stale(self) -> tuple[Tensor, int, Node | None] | None:
-        """A saved tensor changed in place since it was saved: it, its version and grad_fn then."""
-        for t, version, creator in self._versions:
+        """A saved tensor changed in place since it was saved: it, its version then, and the node
+        torch's error names (the input's grad_fn now; for the saved output, this node)."""
+        for t, version in self._versions:
             if t._version != version:
-                return t, version, creator
+                return t, version, t.grad_fn
         out = self._result_ref() if self._result_ref is not None else None
         if out is not None and out._version != 0:
             return out, 0, self
@@ -92,8 +93,8 @@ class AccumulateGrad(Node):
     def __init__(self, variable: Tensor) -> None:
         self.variable = variable
         self._seq = next(creation_order)
-        self._tensor_pre_hooks = variable._hooks  # the leaf's own hooks (x.register_hook): one dict
-        self._hooked = variable._hooks is not None
+        if variable._hooks is not None:  # the leaf's own hooks (x.register_hook): one dict
+            self._tensor_pre_hooks, self._hooked = variable._hooks, True
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
@@ -226,9 +227,13 @@ def execution_order(deps: dict[Node, int]) -> list[Node]:
     made before it, so that is simply newest first. A leaf (``AccumulateGrad``) runs as soon as
     its last consumer has, leaves that are ready together in the order they were made.
     """
-    ops = [n for n in deps if type(n) is not AccumulateGrad]
+    ops, waiting = [], {}  # waiting: each leaf, with the number of its consumers yet to run
+    for node, k in deps.items():
+        if type(node) is AccumulateGrad:
+            waiting[node] = k
+        else:
+            ops.append(node)
     ops.sort(key=_creation, reverse=True)
-    waiting = {n: k for n, k in deps.items() if type(n) is AccumulateGrad}
     order = sorted((n for n, k in waiting.items() if k == 0), key=_creation)  # leaves given as roots
     for node in ops:
         order.append(node)
@@ -238,7 +243,8 @@ def execution_order(deps: dict[Node, int]) -> list[Node]:
                 waiting[fn] -= 1
                 if waiting[fn] == 0:
                     ready.append(fn)
-        order += sorted(ready, key=_creation) if len(ready) > 1 else ready
+        if ready:
+            order += sorted(ready, key=_creation) if len(ready) > 1 else ready
     return order
 
 

@@ -67,7 +67,7 @@ class BackwardCFunction(Node):
     def save_for_backward(self, *tensors: Any) -> None:
         """Keep tensors for backward; read them back as ``ctx.saved_tensors``."""
         self._saved = tensors
-        self._versions = tuple((t, t._version, t.grad_fn) for t in tensors if t is not None)
+        self._versions = tuple((t, t._version) for t in tensors if t is not None)
 
     @property
     def saved_tensors(self) -> tuple:
