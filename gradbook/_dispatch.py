@@ -610,6 +610,16 @@ def _expanded_shape(shape: tuple, sizes: Sequence[int]) -> tuple[int, ...]:
 def getitem(t: Tensor, index: Any) -> Tensor:
     """Indexing as torch records it: first the basic parts (None, slices, ints) as a chain of
     Unsqueeze/Slice/Select nodes, then integer arrays and boolean masks as one ops.IndexBackward0."""
+    out, rest = _split_index(t, index)
+    if any(isinstance(p, np.ndarray) for p in rest):
+        return ops.IndexBackward0.apply(out, indices=tuple(rest))
+    return out if out is not t else ops.AliasBackward0.apply(t)  # x[:, :] and x[...] are views of x
+
+
+def _split_index(t: Tensor, index: Any) -> tuple[Tensor, list]:
+    """``t[index]`` in torch's two steps: the view the basic parts select (t itself if there are
+    none), and what the integer arrays and masks then pick from it (``rest``: one part per
+    dimension of that view, ``slice(None)`` where there is no array), checked."""
     whole = isinstance(index, slice)  # x[a:b] on its own is recorded even when it takes everything
     parts = tuple(_index_part(p) for p in (index if isinstance(index, tuple) else (index,)))
     if sum(p is Ellipsis for p in parts) > 1:
@@ -655,8 +665,7 @@ def getitem(t: Tensor, index: Any) -> Tensor:
         pos += 1
     if any(isinstance(p, np.ndarray) for p in rest):
         _check_index_arrays(out._array.shape, rest)
-        return ops.IndexBackward0.apply(out, indices=tuple(rest))
-    return out if out is not t else ops.AliasBackward0.apply(t)  # x[:, :] and x[...] are views of x
+    return out, rest
 
 
 def _index_part(p: Any) -> Any:
@@ -714,55 +723,50 @@ def _check_index_arrays(shape: tuple, rest: list) -> None:
 
 
 def setitem(t: Tensor, index: Any, value: Any) -> None:
-    """``t[index] = value``: allowed where torch allows an in-place change without recording."""
+    """``t[index] = value``, as torch does it: ints and slices select a view that value is copied
+    into (recorded as CopySlices on the base); integer arrays and masks then put value at their
+    positions of that view (recorded as IndexPutBackward0, through CopySlices if it is a view)."""
     value = lift(value, t)
     _check_inplace(t, value.requires_grad)
-    probe = np.broadcast_to(np.empty((), dtype=np.bool_), t._array.shape)  # t's shape, no memory of its own
-    parts = _numpy_index(index)
-    parts = parts if isinstance(parts, tuple) else (parts,)
-    where = parts if any(p is Ellipsis for p in parts) else (*parts, Ellipsis)  # an array for x[0] too
-    spot = probe[where]
-    if np.shares_memory(spot, probe):  # ints and slices: torch copies value in, expanding it
+    view, rest = _split_index(t, index)
+    arrays = any(isinstance(p, np.ndarray) for p in rest)
+    if not arrays:  # ints and slices: torch copies value in, expanding it
         shape = value._array.shape
-        while len(shape) > spot.ndim and shape[0] == 1:  # leading 1s go, as torch's copy_ lets them
+        while len(shape) > view.ndim and shape[0] == 1:  # leading 1s go, as torch's copy_ lets them
             shape = shape[1:]
-        if len(shape) > spot.ndim:
-            raise _too_few_sizes(value._array, spot.shape)
-        _expanded_shape(shape, spot.shape)
-    elif value._array.shape != spot.shape:
-        try:
-            fits = np.broadcast_shapes(value._array.shape, spot.shape) == spot.shape
-        except ValueError:
-            fits = False
-        if not fits:
-            raise RuntimeError(
-                f"shape mismatch: value tensor of shape {list(value._array.shape)} cannot be broadcast to "
-                f"indexing result of shape {list(spot.shape)}"
-            )
-    if _State.enabled and (t.requires_grad or value.requires_grad):
-        if t.grad_fn is None and t.requires_grad:
-            raise RuntimeError(LEAF_INPLACE_ERROR)
-        region = getitem(t, index)
-        if region._base is not None:  # ints and slices: a view, written through (CopySlices)
-            _write_through(region, value, t)
-        elif (
-            t._base is not None
-            or type(region.grad_fn) is not ops.IndexBackward0
-            or region.grad_fn.next_functions[0][0] is not t.grad_fn
-        ):  # a view, a tensor that needs no grad itself, or ints or slices before the arrays
-            raise RuntimeError(
-                "gradbook records item assignment through integer arrays or masks only into a non-leaf "
-                "tensor, indexed by arrays alone (y[mask] = v); build this one with gradbook.where"
-            )
-        else:  # integer arrays or a mask: recorded as index_put (IndexPutBackward0)
-            before = Tensor._make(t._array.copy(), t.grad_fn)
-            before.requires_grad = t.requires_grad
-            out = ops.IndexPutBackward0.apply(before, value, indices=region.grad_fn.indices, accumulate=False)
-            t._array[...] = out._array
-            t.grad_fn, t.requires_grad = out.grad_fn, True
+        if len(shape) > view.ndim:
+            raise _too_few_sizes(value._array, view._array.shape)
+        _expanded_shape(shape, view._array.shape)
+    else:
+        spot = np.broadcast_to(np.empty((), dtype=np.bool_), view._array.shape)[tuple(rest)]  # no memory
+        if value._array.shape != spot.shape:
+            try:
+                fits = np.broadcast_shapes(value._array.shape, spot.shape) == spot.shape
+            except ValueError:
+                fits = False
+            if not fits:
+                raise RuntimeError(
+                    f"shape mismatch: value tensor of shape {list(value._array.shape)} cannot be broadcast to "
+                    f"indexing result of shape {list(spot.shape)}"
+                )
+    if not (_State.enabled and (t.requires_grad or value.requires_grad)):
+        view._array[tuple(rest) if arrays else ...] = value._array  # view shares t's memory
         t._version += 1
         return
-    t._array[where] = value._array
+    if t.grad_fn is None and t.requires_grad:
+        raise RuntimeError(LEAF_INPLACE_ERROR)
+    if not arrays:  # a view, written through (CopySlices)
+        _write_through(view if view is not t else ops.AliasBackward0.apply(t), value)
+    else:  # integer arrays or a mask: index_put (IndexPutBackward0) on the view they index
+        before = Tensor._make(view._array.copy(), view.grad_fn)
+        before.requires_grad = view.requires_grad
+        out = ops.IndexPutBackward0.apply(before, value, indices=tuple(rest), accumulate=False)
+        if view is t and t._base is None:
+            t._array[...] = out._array
+            t.grad_fn, t.requires_grad = out.grad_fn, True
+            _refresh_views(t)
+        else:  # through a view: its base's grad_fn becomes CopySlices
+            _write_through(view, out)
     t._version += 1
 
 
@@ -812,10 +816,11 @@ def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
         out = op(before, other)
         if t._base is not None:  # a view: the change is recorded on its base
             _check_write(t, out)
-            _write_through(t, out, t)
+            _write_through(t, out)
         else:
             _write(t, out)
             t.grad_fn, t.requires_grad = out.grad_fn, True
+            _refresh_views(t)
     else:
         with no_grad():
             _write(t, op(t, other))
@@ -823,19 +828,28 @@ def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
     return t
 
 
-def _write_through(region: Tensor, src: Tensor, changed: Tensor) -> None:
+def _write_through(region: Tensor, src: Tensor) -> None:
     """Write ``src`` into the part of a base tensor that the view ``region`` sees, recorded as torch
-    does: the base's grad_fn becomes CopySlices (its old value, with src in that part), and the
-    changed tensor, if it is a view, is a view of the new base again."""
+    does: the base's grad_fn becomes CopySlices (its old value, with src in that part), and its
+    views are views of the new base again."""
     base = region._base
     before = Tensor._make(base._array.copy(), base.grad_fn)
     before.requires_grad = base.requires_grad
     out = ops.CopySlices.apply(before, src, views=region._views)
     base._array[...] = out._array
     base.grad_fn, base.requires_grad = out.grad_fn, True
-    if changed is not base:
-        again = ops.view_region(base, changed._views)
-        changed.grad_fn, changed.requires_grad = again.grad_fn, True
+    _refresh_views(base)
+
+
+def _refresh_views(t: Tensor) -> None:
+    """After a recorded in-place change of t's memory, every live view of it gets its grad_fn made
+    again from its base's new one, as torch does for a view whose version moved on (the changed
+    view, its siblings, views of the base)."""
+    for ref in t._vc[1] if t._vc is not None and len(t._vc) > 1 else ():
+        view = ref()
+        if view is not None and view._views:
+            again = ops.view_region(view._base, view._views)
+            view.grad_fn, view.requires_grad = again.grad_fn, again.requires_grad
 
 
 def _check_write(t: Tensor, out: Tensor) -> None:

@@ -181,9 +181,16 @@ def _view(result: Tensor, t: Tensor, cls: type[Op], params: dict) -> Tensor:
     counter, and remembers the tensor it is a view of (``._base``) and the view ops from there
     (``_views``, to write through it: ``CopySlices``), as in torch."""
     if np.may_share_memory(result._array, t._array):
-        if t._vc is None:
-            t._vc = [0]
-        result._vc = t._vc
+        vc = t._vc  # [version, the live views of this memory (weakly)], shared by base and views
+        if vc is None:
+            vc = t._vc = [0, []]
+        elif len(vc) == 1:
+            vc.append([])
+        views = vc[1]
+        if len(views) >= 16 and not len(views) & (len(views) - 1):  # at 16, 32, 64 ...: drop the dead
+            views[:] = [ref for ref in views if ref() is not None]
+        views.append(weakref.ref(result))
+        result._vc = vc
         result._base = t._base if t._base is not None else t
         result._views = (t._views or ()) + ((cls, params),)
     return result

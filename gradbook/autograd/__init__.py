@@ -140,7 +140,8 @@ def grad(
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     keep = create_graph if retain_graph is None else retain_graph
     if not allow_unused:
-        reachable = engine.discover([t.grad_fn or t._grad_accumulator() for t in outs])[0]
+        ops, leaves, _ = engine.discover([t.grad_fn or t._grad_accumulator() for t in outs])
+        reachable = set(ops) | leaves.keys()
         for i, t in enumerate(ins):
             if (t.grad_fn or t._grad_accumulator()) not in reachable:
                 raise RuntimeError(

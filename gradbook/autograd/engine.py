@@ -4,7 +4,7 @@ A recorded op's result holds a ``grad_fn``: a :class:`Node` whose ``next_functio
 the nodes of its inputs. A leaf that requires grad is reached through its
 :class:`AccumulateGrad` node, which adds into ``leaf.grad``. ``backward`` runs in five steps:
 
-1. discover every node reachable from the roots, counting the edges into each;
+1. discover every node reachable from the roots, counting the edges into each leaf;
 2. prune, for ``inputs=``: keep only the nodes that lead to one of the inputs;
 3. order them as torch's engine runs them;
 4. check that every node can run (nothing freed, no saved tensor changed in place), so that
@@ -133,8 +133,8 @@ def backward(
     if create_graph and accumulate:
         _warn_once(CREATE_GRAPH_WARNING)  # as torch, once per process
     root_nodes = [t.grad_fn or t._grad_accumulator() for t in roots]
-    deps, broken = discover(root_nodes)  # 1.
-    order = execution_order(deps)  # 3. (before 2: the pruning walks it backwards)
+    ops, leaves, broken = discover(root_nodes)  # 1.
+    order = execution_order(ops, leaves)  # 3. (before 2: the pruning walks it backwards)
     targets: dict[Node, list[int]] = {}  # for inputs=: each input's node, and where it is in inputs
     needed = None
     if inputs is not None:  # 2.
@@ -200,40 +200,39 @@ def backward(
     return [as_tensor(c) for c in captured]
 
 
-def discover(root_nodes: list[Node]) -> tuple[dict[Node, int], list[Node]]:
-    """Every node reachable from the roots with the number of edges entering it, and the nodes
-    that could not run now (freed, or a saved tensor changed in place since)."""
-    deps: dict[Node, int] = dict.fromkeys(root_nodes, 0)
-    stack = list(deps)
-    broken: list[Node] = []
+def discover(root_nodes: list[Node]) -> tuple[list[Node], dict[Node, int], list[Node]]:
+    """Every node reachable from the roots: the op nodes; each leaf's node, with the number of
+    edges into it; and the nodes that could not run now (freed, or a saved tensor changed in
+    place since)."""
+    ops, leaves, broken = [], {}, []  # type: ignore[var-annotated]
+    stack = list(dict.fromkeys(root_nodes))
+    seen = set(stack)
     while stack:
         node = stack.pop()
+        if type(node) is AccumulateGrad:  # a leaf given as a root
+            leaves.setdefault(node, 0)
+            continue
+        ops.append(node)
         if node._freed or ((node._versions or node._result_ref is not None) and node.stale()):
             broken.append(node)
         for fn, _ in node.next_functions:
-            if fn is not None:
-                if fn in deps:
-                    deps[fn] += 1
-                else:
-                    deps[fn] = 1
-                    stack.append(fn)
-    return deps, broken
+            if type(fn) is AccumulateGrad:
+                leaves[fn] = leaves.get(fn, 0) + 1
+            elif fn is not None and fn not in seen:
+                seen.add(fn)
+                stack.append(fn)
+    return ops, leaves, broken
 
 
-def execution_order(deps: dict[Node, int]) -> list[Node]:
+def execution_order(ops: list[Node], leaves: dict[Node, int]) -> list[Node]:
     """The order torch's engine runs the nodes in.
 
     torch runs the ready node with the highest sequence number first. A node's inputs are always
     made before it, so that is simply newest first. A leaf (``AccumulateGrad``) runs as soon as
     its last consumer has, leaves that are ready together in the order they were made.
     """
-    ops, waiting = [], {}  # waiting: each leaf, with the number of its consumers yet to run
-    for node, k in deps.items():
-        if type(node) is AccumulateGrad:
-            waiting[node] = k
-        else:
-            ops.append(node)
     ops.sort(key=_creation, reverse=True)
+    waiting = leaves  # counted down: each leaf, with the number of its consumers yet to run
     order = sorted((n for n, k in waiting.items() if k == 0), key=_creation)  # leaves given as roots
     for node in ops:
         order.append(node)
