@@ -37,11 +37,6 @@ CREATE_GRAPH_WARNING = (
 )
 
 VIEW_OF_LEAF_INPLACE_ERROR = "a view of a leaf Variable that requires grad is being used in an in-place operation."
-VIEW_INPLACE_NOT_RECORDED = (
-    "gradbook does not record an in-place change of a view of a tensor that is part of a graph yet "
-    "(torch records it as CopySlices); change a clone of it, or build the result with gradbook.where or "
-    "gradbook.cat"
-)
 OVERLAP_ERROR = (
     "unsupported operation: more than one element of the written-to tensor refers to a single memory "
     "location. Please clone() the tensor before performing the operation."
