@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import typing as _typing
 
-from . import autograd, nn, ops, optim
-from ._dtypes import Size, bool, dtype, float16, float32, float64, int32, int64
+from . import accelerator, autograd, backends, cuda, linalg, nn, ops, optim, utils
+from ._device import device, get_default_device, set_default_device
+from ._dtypes import Size, bool, dtype, float16, float32, float64, get_default_dtype, int32, int64, set_default_dtype
 from ._factories import (
     arange,
     as_tensor,
@@ -41,8 +42,16 @@ from ._factories import (
     zeros_like,
 )
 from ._functions import *  # gradbook.exp(x), gradbook.cat(...): the functional forms
+from ._legacy import BoolTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor
 from ._printing import get_printoptions, set_printoptions
-from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .tensor import Tensor
 
 if _typing.TYPE_CHECKING:
@@ -55,11 +64,6 @@ long = int64
 int = int32  # noqa: A001  (torch.int)
 
 __version__ = "0.1.0"
-
-
-def get_default_dtype() -> dtype:
-    """float32, as in torch."""
-    return float32
 
 
 def draw(*roots: Tensor, **kwargs: _typing.Any) -> GraphDrawing:

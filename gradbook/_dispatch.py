@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import builtins
 import functools
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from . import _factories, ops
+from . import _device, _factories, ops
 from ._dtypes import (
+    DTYPES,
     c_name,
-    float32,
+    default_float,
+    get_default_dtype,
     promote_types,
     promoted,
     rank,
@@ -25,21 +28,74 @@ from ._dtypes import (
     scalar_dtype,
     scalar_name,
     silence_numpy,
+    to_dtype,
     type_name,
 )
+from ._dtypes import dtype as dtype_class
 from ._messages import (
     GRAD_DTYPE_ERROR,
     LEAF_INPLACE_ERROR,
     OVERLAP_ERROR,
     VIEW_OF_LEAF_INPLACE_ERROR,
+    type_of,
 )
 from .autograd.grad_mode import _State, no_grad
 from .tensor import Tensor
 
 
-def new_tensor(data: Any) -> Tensor:
-    """``torch.Tensor(data)``: a float32 copy of ``data``."""
-    return _factories.tensor(data, dtype=float32)
+def new_tensor(*args: Any) -> Tensor:
+    """``torch.Tensor(data)``: a copy of ``data`` in the default float dtype (float32);
+    ``torch.Tensor(2, 3)``: a new tensor of that shape."""
+    if args and all(isinstance(a, builtins.int) and not isinstance(a, builtins.bool) for a in args):
+        return _factories.zeros(*args)
+    if len(args) > 1:
+        raise TypeError(f"new() received an invalid combination of arguments - got {len(args)} arguments")
+    return _factories.tensor(args[0] if args else [], dtype=get_default_dtype())
+
+
+def to(
+    t: Tensor,
+    *args: Any,
+    dtype: Any = None,
+    device: Any = None,
+    non_blocking: builtins.bool = False,
+    copy: builtins.bool = False,
+    memory_format: Any = None,
+) -> Tensor:
+    """``t.to(...)`` with torch's overloads: (dtype), (device, dtype), (other tensor), keywords."""
+    rest = [a for a in args if a is not None]
+    if rest and isinstance(rest[0], Tensor):
+        dtype = rest.pop(0).dtype if dtype is None else dtype
+    elif rest and isinstance(rest[0], (str, _device.device, builtins.int)) and not isinstance(rest[0], builtins.bool):
+        device = rest.pop(0)
+    if rest and dtype is None and not isinstance(rest[0], (str, _device.device, Tensor, list, tuple)):
+        dtype = rest.pop(0)
+    if rest:
+        got = ", ".join(type_of(a) if not isinstance(a, dtype_class) else "gradbook.dtype" for a in args)
+        raise TypeError(f"to() received an invalid combination of arguments - got ({got}), but expected one of:")
+    if device is not None:
+        _device.check(device)
+    want = t._array.dtype if dtype is None else to_dtype(dtype, "to").numpy
+    if want == t._array.dtype and not copy:
+        return t
+    return ops.ToCopyBackward0.apply(t, dtype=want)
+
+
+def legacy_type(t: Tensor, dtype: Any) -> Any:
+    """``t.type()``: torch's legacy name of its type; ``t.type(d)``: t converted to d."""
+    if dtype is None:
+        return type_name(t._array.dtype)
+    if isinstance(dtype, str):
+        named = {type_name(d): d for d in DTYPES}
+        if dtype.replace("torch.", "gradbook.", 1) not in named:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = DTYPES[named[dtype.replace("torch.", "gradbook.", 1)]]
+    return to(t, getattr(dtype, "dtype", dtype))
+
+
+def new_like(t: Tensor, factory: str, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
+    """``t.new_ones(...)`` and the other ``new_*``: a new tensor with t's dtype unless told otherwise."""
+    return getattr(_factories, factory)(*args, dtype=t.dtype if dtype is None else dtype, **kwargs)
 
 
 def check_grad(t: Tensor, value: Any) -> None:
@@ -177,13 +233,13 @@ def mul(a: Tensor, b: Any) -> Tensor:
 
 
 def div(a: Tensor, b: Any) -> Tensor:
-    """a / b (true division: integer tensors give float32)."""
+    """a / b (true division: integer tensors give the default float dtype, float32)."""
     if not operand(b):
         return NotImplemented
     a, b = pair(a, b)
     out = ops.DivBackward0.apply(a, b)
     want = promoted(a._array, b._array)
-    want = want if want.kind == "f" else np.dtype(np.float32)
+    want = want if want.kind == "f" else default_float()
     if out._array.dtype != want:
         out._array = out._array.astype(want)
     return out
@@ -320,7 +376,8 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:  # noqa: A002
     tensor([0., 2.])
     """
     cond = condition._array if isinstance(condition, Tensor) else np.asarray(condition)
-    like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else Tensor._make(np.float32(0))
+    like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else None
+    like = like if like is not None else Tensor._make(np.zeros((), default_float()))  # two numbers
     a, b = lift(input, like), lift(other, like)
     broadcast_check(cond.shape, a._array.shape)  # torch broadcasts condition, input, other in turn
     broadcast_check(np.broadcast_shapes(cond.shape, a._array.shape), b._array.shape)
@@ -336,7 +393,7 @@ def clamp(t: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     min, max = (v.item() if isinstance(v, Tensor) else v for v in (min, max))
     if t._array.dtype.kind != "f" and (isinstance(min, float) or isinstance(max, float)):
-        t = t.float()  # an integer tensor clamped to float bounds gives float32, as in torch
+        t = t.to(get_default_dtype())  # an integer tensor clamped to float bounds gives a float, as in torch
     return ops.ClampBackward1.apply(t, min=min, max=max)
 
 
@@ -452,6 +509,112 @@ def check_dims(dim: Any, ndim: int) -> tuple[int, ...]:
         return (dim,)
     dims = tuple(sorted({check_dim(d, ndim) for d in (dim if isinstance(dim, (tuple, list)) else (dim,))}))
     return dims if ndim else ()  # a 0-d tensor accepts dim 0 or -1, and there is nothing to reduce
+
+
+def numpy_names(dim: Any, keepdim: Any, names: dict, caller: str) -> tuple[Any, Any]:
+    """sum/mean's NumPy spellings, which torch accepts too: ``axis=`` for dim, ``keepdims=``."""
+    for name in names:
+        if name not in ("axis", "keepdims"):
+            raise TypeError(f"{caller}() got an unexpected keyword argument '{name}'")
+    return names.get("axis", dim), names.get("keepdims", keepdim)
+
+
+def var(cls: type[ops.Op], t: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any = None) -> Tensor:
+    """var/std, with torch's overloads: ``var(dim, unbiased, keepdim)``, ``var(unbiased)``, ``correction=``."""
+    if isinstance(dim, builtins.bool):  # x.var(False): the old spelling of unbiased
+        dim, unbiased = None, dim
+    if t._array.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    dims = None if dim is None else check_dims(dim, t.ndim)
+    count = t._array.size if dims is None else int(np.prod([t._array.shape[d] for d in dims]))
+    if count - correction <= 0:
+        warnings.warn(
+            f"{cls.__name__[:3].lower()}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=3,
+        )
+    return cls.apply(t, dim=dims, correction=correction, keepdim=keepdim)
+
+
+def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, caller: str = "linalg.vector_norm") -> Tensor:  # noqa: A002
+    """The p-norm of all elements, or along ``dim`` (p > 0 or inf)."""
+    if t._array.dtype.kind != "f":
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{scalar_name(t._array.dtype)}"
+        )
+    if isinstance(ord, str) or not float(ord) > 0:
+        raise NotImplementedError(
+            f"gradbook's {caller} takes p > 0 or inf (got {ord!r}); matrix norms such as 'nuc' are not there: "
+            "compute them from the singular values in NumPy"
+        )
+    dims = None if dim is None else check_dims(dim, t.ndim)
+    return ops.LinalgVectorNormBackward0.apply(t, ord=float(ord), dim=dims, keepdim=keepdim)
+
+
+def masked_fill(t: Tensor, mask: Any, value: Any) -> Tensor:
+    """value where mask, else t."""
+    m = mask._array if isinstance(mask, Tensor) else np.asarray(mask)
+    if m.dtype != np.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {c_name(m.dtype)}")
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s)."
+            )
+        if value.requires_grad and _State.enabled:
+            raise NotImplementedError("gradbook's masked_fill takes a value that needs no gradient; use gradbook.where")
+        value = value.item()
+    broadcast_check(m.shape, t._array.shape)
+    return ops.MaskedFillBackward0.apply(t, mask=np.broadcast_to(m, t._array.shape), value=value)
+
+
+def gather(t: Tensor, dim: int, index: Tensor) -> Tensor:
+    """t picked along dim at index, with torch's checks."""
+    d, idx = check_dim(dim, t.ndim), tensor_argument(index, "gather", "index")._array
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    if idx.ndim != t.ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for k in range(t.ndim):
+        if k != d and idx.shape[k] > t._array.shape[k]:
+            raise RuntimeError(
+                f"Size does not match at dimension {k} expected index {list(idx.shape)} to be no larger than "
+                f"self {list(t._array.shape)} apart from dimension {d}"
+            )
+    bad = idx[(idx < 0) | (idx >= t._array.shape[d])]
+    if bad.size:
+        raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {d} with size {t._array.shape[d]}")
+    return ops.GatherBackward0.apply(t, dim=d, index=idx)
+
+
+def index_select(t: Tensor, dim: int, index: Tensor) -> Tensor:
+    """The slices of t at index along dim."""
+    d, idx = check_dim(dim, t.ndim), tensor_argument(index, "index_select", "index")._array
+    if idx.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if idx.dtype.kind not in "iu":
+        raise IndexError(f"index_select(): Expected dtype int32 or int64 for index but got: {scalar_name(idx.dtype)}")
+    if np.any((idx < 0) | (idx >= max(t._array.shape[d] if t.ndim else 1, 0))):
+        raise IndexError("index out of range in self")
+    return ops.IndexSelectBackward0.apply(t, dim=d, index=idx.reshape(-1))
+
+
+def index_put_(t: Tensor, indices: Any, values: Any, accumulate: bool) -> Tensor:
+    """``t[indices] = values``, or added there with ``accumulate`` (repeated indices add up)."""
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(
+            f"index_put_(): argument 'indices' (position 1) must be tuple of Tensors, not {type_of(indices)}"
+        )
+    if not accumulate:
+        setitem(t, tuple(indices), values)
+        return t
+    where = _numpy_index(tuple(indices))
+    return inplace(t, lambda x, v: ops.IndexPutBackward0.apply(x, lift(v, x), indices=where, accumulate=True), values)
 
 
 def reduce(whole: type[ops.Op], along: type[ops.Op], t: Tensor, dim: Any, keepdim: bool) -> Tensor:

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from . import _printing
+
 # ---------------------------------------------------------------- NumPy's floating-point warnings
 
 # torch computes inf and nan silently (log 0, 1/0, overflow); NumPy warns. gradbook switches NumPy's
@@ -45,6 +47,8 @@ class dtype:
     them print (``float``).
     """
 
+    __module__ = "gradbook"  # prints as <class 'gradbook.dtype'>, as torch's <class 'torch.dtype'>
+
     def __init__(self, name: str, scalar_name: str, c_name: str) -> None:
         self.name = name
         self.numpy = np.dtype(name)
@@ -68,6 +72,27 @@ int64 = dtype("int64", "Long", "long int")
 int32 = dtype("int32", "Int", "int")
 bool = dtype("bool", "Bool", "bool")  # noqa: A001  (torch.bool)
 DTYPES = {d.numpy: d for d in (float32, float64, float16, int64, int32, bool)}
+_default = [float32]  # set_default_dtype: what Python floats and the float factories make
+
+
+def get_default_dtype() -> dtype:
+    """The dtype of ``tensor(1.5)`` and the float factories: float32 unless set."""
+    return _default[0]
+
+
+def set_default_dtype(d: Any) -> None:
+    """Make Python floats and the float factories give ``d`` (float64, float32 or float16)."""
+    d = to_dtype(d, "set_default_dtype")
+    if d.numpy.kind != "f":
+        raise TypeError("only floating-point types are supported as the default type")
+    _default[0] = d
+    _printing._DEFAULT_FLOAT[0] = d.numpy.name  # its dtype= suffix is left out
+
+
+def default_float() -> np.dtype:
+    return _default[0].numpy
+
+
 _NAMED = {**DTYPES, np.dtype(np.uint8): dtype("uint8", "Byte", "unsigned char")}  # named in messages only
 
 
@@ -123,6 +148,8 @@ def c_name(d: np.dtype) -> str:
 class Size(tuple):
     """A tensor's shape, as torch.Size: a tuple that prints as ``gradbook.Size([2, 3])``."""
 
+    __module__ = "gradbook"  # prints as <class 'gradbook.Size'>, as torch's <class 'torch.Size'>
+
     def __repr__(self) -> str:
         return f"gradbook.Size({list(self)})"
 
@@ -164,4 +191,4 @@ def scalar_dtype(value: Any, like: np.dtype) -> np.dtype:
         return like
     if isinstance(value, (builtins.int, np.integer)):
         return like if like.kind != "b" else np.dtype(np.int64)
-    return like if like.kind == "f" else np.dtype(np.float32)
+    return like if like.kind == "f" else _default[0].numpy

@@ -8,7 +8,17 @@ from typing import Any
 
 import numpy as np
 
-from ._dtypes import Size, float32, from_numpy_dtype, int64, promote_types, restore_numpy, silence_numpy
+from . import _device
+from ._dtypes import (
+    Size,
+    default_float,
+    from_numpy_dtype,
+    get_default_dtype,
+    int64,
+    promote_types,
+    restore_numpy,
+    silence_numpy,
+)
 from ._dtypes import bool as bool_
 from ._dtypes import to_dtype as _to_dtype
 from .tensor import Tensor
@@ -16,10 +26,10 @@ from .tensor import Tensor
 _rng = np.random.default_rng(0)
 
 
-def tensor(data: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
     """Make a leaf tensor from a number, a (nested) list, a NumPy array or a tensor (copied).
 
-    Python floats become float32 (torch's default), ints int64, bools bool; NumPy arrays and
+    Python floats become the default float dtype (float32), ints int64, bools bool; NumPy arrays and
     scalars keep their dtype; with ``dtype`` the values are converted once, straight from Python's
     (so ``tensor(0.1, dtype=float64)`` is exactly 0.1).
 
@@ -28,6 +38,7 @@ def tensor(data: Any, dtype: Any = None, requires_grad: builtins.bool = False) -
     tensor([2., 3., 4.], requires_grad=True)
     """
     want = None if dtype is None else _to_dtype(dtype, "tensor").numpy
+    _device.check(device)
     if isinstance(data, Tensor):
         array = data._array.astype(want) if want is not None else data._array.copy()
     elif isinstance(data, (np.ndarray, np.generic)):
@@ -35,7 +46,7 @@ def tensor(data: Any, dtype: Any = None, requires_grad: builtins.bool = False) -
     else:
         values, kinds = _python_values(data)
         if want is None:
-            want = functools.reduce(promote_types, kinds) if kinds else float32.numpy
+            want = functools.reduce(promote_types, kinds) if kinds else default_float()
         quiet = silence_numpy()  # tensor(1e40) is inf, silently, as in torch
         try:
             array = np.array(values, dtype=want)
@@ -44,12 +55,9 @@ def tensor(data: Any, dtype: Any = None, requires_grad: builtins.bool = False) -
     return _new_leaf(array, requires_grad)
 
 
-_KIND_OF = {builtins.bool: np.dtype(np.bool_), builtins.int: np.dtype(np.int64), builtins.float: np.dtype(np.float32)}
-
-
 def _python_values(data: Any) -> tuple[Any, set[np.dtype]]:
     """``data`` as nested lists of Python numbers, and the dtype each kind of number asks for
-    (torch: a Python float is the default float32, a NumPy scalar or 0-d tensor keeps its dtype),
+    (torch: a Python float is the default float dtype, a NumPy scalar or 0-d tensor keeps its dtype),
     with torch's errors for ragged lists and for values a tensor cannot hold."""
     kinds: set[np.dtype] = set()
     values = _values(data, kinds)
@@ -78,7 +86,13 @@ def _values(x: Any, kinds: set[np.dtype]) -> Any:
         )
         if kind is builtins.int and not -(2**63) <= x < 2**63:
             raise ValueError("Overflow when unpacking long long")
-        kinds.add(_KIND_OF[kind])
+        kinds.add(
+            np.dtype(np.bool_)
+            if kind is builtins.bool
+            else np.dtype(np.int64)
+            if kind is builtins.int
+            else default_float()
+        )
         return x
     if isinstance(x, complex):
         raise TypeError("gradbook has no complex tensors: use real and imaginary parts as two float tensors")
@@ -113,8 +127,9 @@ def _new_leaf(array: np.ndarray, requires_grad: builtins.bool) -> Tensor:
     return t
 
 
-def as_tensor(data: Any, dtype: Any = None) -> Tensor:
+def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """Like ``tensor``, but returns a tensor unchanged (or converted) instead of copying it."""
+    _device.check(device)
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(dtype)
     return tensor(data, dtype)
@@ -138,8 +153,12 @@ def _is_int(v: Any) -> builtins.bool:
     return isinstance(v, (builtins.int, np.integer)) and not isinstance(v, (builtins.bool, np.bool_))
 
 
-def _shape(size: tuple, caller: str) -> tuple[builtins.int, ...]:
-    """A factory's ``*size`` as a shape, with torch's errors for what is not one."""
+def _shape(size: tuple, caller: str, keyword: Any = None) -> tuple[builtins.int, ...]:
+    """A factory's ``*size`` (or ``size=``) as a shape, with torch's errors for what is not one."""
+    if keyword is not None:
+        if size:
+            raise TypeError(f"{caller}() received an invalid combination of arguments: size given twice")
+        size = (keyword,)
     if len(size) == 1 and not _is_int(size[0]):
         one = size[0]
         if not isinstance(one, (tuple, list, Size)):
@@ -165,53 +184,74 @@ def _shape(size: tuple, caller: str) -> tuple[builtins.int, ...]:
     return shape
 
 
-def _leaf(array: np.ndarray, dtype: Any, requires_grad: builtins.bool, caller: str = "tensor") -> Tensor:
-    d = _to_dtype(dtype, caller) if dtype is not None else float32
+def _leaf(
+    array: np.ndarray, dtype: Any, requires_grad: builtins.bool, caller: str = "tensor", device: Any = None
+) -> Tensor:
+    """A factory's result: in ``dtype`` (the default float dtype if None), on the CPU."""
+    d = _to_dtype(dtype, caller) if dtype is not None else get_default_dtype()
+    _device.check(device)
     return _new_leaf(array.astype(d.numpy, copy=False), requires_grad)
 
 
-def ones(*size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False, **kw: Any) -> Tensor:
     """A tensor of ones with the given shape (float32 unless ``dtype`` says otherwise)."""
-    return _leaf(np.ones(_shape(size, "ones")), dtype, requires_grad, "ones")
+    return _leaf(np.ones(_shape(size, "ones", *_size_kw(kw, "ones"))), dtype, requires_grad, "ones", device)
 
 
-def zeros(*size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False, **kw: Any) -> Tensor:
     """A tensor of zeros with the given shape."""
-    return _leaf(np.zeros(_shape(size, "zeros")), dtype, requires_grad, "zeros")
+    return _leaf(np.zeros(_shape(size, "zeros", *_size_kw(kw, "zeros"))), dtype, requires_grad, "zeros", device)
+
+
+def _size_kw(kw: dict, caller: str) -> tuple:
+    """``size=`` given by keyword (``randn(size=(2, 3))``), and torch's error for any other keyword."""
+    unknown = [k for k in kw if k != "size"]
+    if unknown:
+        raise TypeError(f"{caller}() got an unexpected keyword argument '{unknown[0]}'")
+    return (kw["size"],) if "size" in kw else ()
 
 
 empty = zeros
 
 
-def full(size: Any, fill_value: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+def full(
+    size: Any, fill_value: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False
+) -> Tensor:
     """A tensor filled with ``fill_value``; its dtype follows the value (int64, float32, bool)."""
     if not isinstance(size, (tuple, list, Size)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
     if dtype is None and isinstance(fill_value, (builtins.bool, builtins.int)):
         dtype = bool_ if isinstance(fill_value, builtins.bool) else int64
-    return _leaf(np.full(_shape((size,), "full"), fill_value), dtype, requires_grad, "full")
+    return _leaf(np.full(_shape((size,), "full"), fill_value), dtype, requires_grad, "full", device)
 
 
 def _like(t: Tensor, dtype: Any) -> Any:
     return dtype if dtype is not None else t.dtype
 
 
-def ones_like(t: Tensor, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+def ones_like(t: Tensor, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
     """Ones with the shape and dtype of ``t``: the usual ``gradient=`` for a non-scalar backward."""
-    return _leaf(np.ones(t._array.shape), _like(t, dtype), requires_grad, "ones_like")
+    return _leaf(np.ones(t._array.shape), _like(t, dtype), requires_grad, "ones_like", device)
 
 
-def zeros_like(t: Tensor, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+def zeros_like(t: Tensor, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
     """Zeros with the shape and dtype of ``t``."""
-    return _leaf(np.zeros(t._array.shape), _like(t, dtype), requires_grad, "zeros_like")
+    return _leaf(np.zeros(t._array.shape), _like(t, dtype), requires_grad, "zeros_like", device)
 
 
-def full_like(t: Tensor, fill_value: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
-    return _leaf(np.full(t._array.shape, fill_value), _like(t, dtype), requires_grad, "full_like")
+def full_like(
+    t: Tensor, fill_value: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False
+) -> Tensor:
+    return _leaf(np.full(t._array.shape, fill_value), _like(t, dtype), requires_grad, "full_like", device)
 
 
 def arange(
-    start: Any, end: Any = None, step: Any = 1, dtype: Any = None, requires_grad: builtins.bool = False
+    start: Any,
+    end: Any = None,
+    step: Any = 1,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: builtins.bool = False,
 ) -> Tensor:
     """Values from ``start`` up to (not including) ``end``; int64 if all arguments are integers."""
     if end is None:
@@ -222,21 +262,30 @@ def arange(
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         ints = all(isinstance(v, builtins.int) for v in (start, end, step))
-        dtype = int64 if ints else float32
-    return _leaf(np.arange(start, end, step), dtype, requires_grad, "arange")
+        dtype = int64 if ints else get_default_dtype()
+    return _leaf(np.arange(start, end, step), dtype, requires_grad, "arange", device)
 
 
 def linspace(
-    start: Any, end: Any, steps: builtins.int, dtype: Any = None, requires_grad: builtins.bool = False
+    start: Any,
+    end: Any,
+    steps: builtins.int,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: builtins.bool = False,
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    return _leaf(np.linspace(start, end, steps), dtype, requires_grad, "linspace")
+    return _leaf(np.linspace(start, end, steps), dtype, requires_grad, "linspace", device)
 
 
 def eye(
-    n: builtins.int, m: builtins.int | None = None, dtype: Any = None, requires_grad: builtins.bool = False
+    n: builtins.int,
+    m: builtins.int | None = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: builtins.bool = False,
 ) -> Tensor:
     """The identity matrix (n × m)."""
     if not _is_int(n):
@@ -244,28 +293,30 @@ def eye(
     for name, v in (("n", n), ("m", m)):
         if v is not None and v < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {v}")
-    return _leaf(np.eye(n, m), dtype, requires_grad, "eye")
+    return _leaf(np.eye(n, m), dtype, requires_grad, "eye", device)
 
 
-def rand(*size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+def rand(*size: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False, **kw: Any) -> Tensor:
     """Uniform random numbers in [0, 1) (seed with ``manual_seed``)."""
-    return _leaf(_rng.random(_shape(size, "rand")), dtype, requires_grad, "rand")
+    shape = _shape(size, "rand", *_size_kw(kw, "rand"))
+    return _leaf(_rng.random(shape), dtype, requires_grad, "rand", device)
 
 
-def randn(*size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+def randn(*size: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False, **kw: Any) -> Tensor:
     """Standard normal random numbers (seed with ``manual_seed``)."""
-    return _leaf(_rng.standard_normal(_shape(size, "randn")), dtype, requires_grad, "randn")
+    shape = _shape(size, "randn", *_size_kw(kw, "randn"))
+    return _leaf(_rng.standard_normal(shape), dtype, requires_grad, "randn", device)
 
 
-def rand_like(t: Tensor, dtype: Any = None) -> Tensor:
-    return rand(t._array.shape, dtype=_like(t, dtype))
+def rand_like(t: Tensor, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+    return rand(t._array.shape, dtype=_like(t, dtype), device=device, requires_grad=requires_grad)
 
 
-def randn_like(t: Tensor, dtype: Any = None) -> Tensor:
-    return randn(t._array.shape, dtype=_like(t, dtype))
+def randn_like(t: Tensor, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+    return randn(t._array.shape, dtype=_like(t, dtype), device=device, requires_grad=requires_grad)
 
 
-def randint(low: builtins.int, high: Any = None, size: Any = None, dtype: Any = None) -> Tensor:
+def randint(low: builtins.int, high: Any = None, size: Any = None, dtype: Any = None, device: Any = None) -> Tensor:
     """Random integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)``."""
     given_low = size is not None
     if size is None:
@@ -275,10 +326,10 @@ def randint(low: builtins.int, high: Any = None, size: Any = None, dtype: Any = 
             raise TypeError(f"randint(): argument '{name}' (position {position}) must be int, not {type(v).__name__}")
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    return _leaf(_rng.integers(low, high, _shape((size,), "randint")), dtype or int64, False, "randint")
+    return _leaf(_rng.integers(low, high, _shape((size,), "randint")), dtype or int64, False, "randint", device)
 
 
-def randperm(n: builtins.int, dtype: Any = None) -> Tensor:
+def randperm(n: builtins.int, dtype: Any = None, device: Any = None) -> Tensor:
     """A random permutation of 0 .. n-1."""
     _shape((n,), "randperm")
-    return _leaf(_rng.permutation(n), dtype or int64, False, "randperm")
+    return _leaf(_rng.permutation(n), dtype or int64, False, "randperm", device)

@@ -7,50 +7,103 @@ in ``tensor.py``).
 from __future__ import annotations
 
 import builtins
+import functools
 from typing import Any
 
 from ._dispatch import cat, dot, stack, where  # noqa: F401
 from .tensor import Tensor
 
-abs = Tensor.abs  # noqa: A001
-add = Tensor.add
-argmax = Tensor.argmax
-argmin = Tensor.argmin
-clamp = Tensor.clamp
-cos = Tensor.cos
-div = Tensor.div
-exp = Tensor.exp
-flatten = Tensor.flatten
-log = Tensor.log
-log_softmax = Tensor.log_softmax
-matmul = Tensor.matmul
-max = Tensor.max  # noqa: A001
-mean = Tensor.mean
-min = Tensor.min  # noqa: A001
-mm = Tensor.mm
-mul = Tensor.mul
-mv = Tensor.mv
-neg = Tensor.neg
-permute = Tensor.permute
-pow = Tensor.pow  # noqa: A001
-remainder = Tensor.remainder
-floor_divide = Tensor.floor_divide
-relu = Tensor.relu
-reshape = Tensor.reshape
-sigmoid = Tensor.sigmoid
-sin = Tensor.sin
-softmax = Tensor.softmax
-sqrt = Tensor.sqrt
-squeeze = Tensor.squeeze
-sub = Tensor.sub
-sum = Tensor.sum  # noqa: A001
-t = Tensor.t
-tanh = Tensor.tanh
-transpose = Tensor.transpose
-unsqueeze = Tensor.unsqueeze
+
+def _function(method: Any) -> Any:
+    """``gradbook.<name>(input, ...)``: the Tensor method, with the tensor also accepted as ``input=``."""
+
+    @functools.wraps(method)
+    def function(*args: Any, **kwargs: Any) -> Any:
+        if "input" in kwargs:
+            args = (kwargs.pop("input"), *args)
+        return method(*args, **kwargs)
+
+    return function
+
+
+abs = _function(Tensor.abs)  # noqa: A001
+add = _function(Tensor.add)
+argmax = _function(Tensor.argmax)
+argmin = _function(Tensor.argmin)
+clamp = _function(Tensor.clamp)
+cos = _function(Tensor.cos)
+div = _function(Tensor.div)
+exp = _function(Tensor.exp)
+flatten = _function(Tensor.flatten)
+log = _function(Tensor.log)
+log_softmax = _function(Tensor.log_softmax)
+matmul = _function(Tensor.matmul)
+max = _function(Tensor.max)  # noqa: A001
+mean = _function(Tensor.mean)
+min = _function(Tensor.min)  # noqa: A001
+mm = _function(Tensor.mm)
+mul = _function(Tensor.mul)
+mv = _function(Tensor.mv)
+neg = _function(Tensor.neg)
+permute = _function(Tensor.permute)
+
+
+def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001, A002
+    """input ** exponent, elementwise (either may be a number)."""
+    return input.pow(exponent) if isinstance(input, Tensor) else exponent.__rpow__(input)
+
+
+remainder = _function(Tensor.remainder)
+floor_divide = _function(Tensor.floor_divide)
+relu = _function(Tensor.relu)
+reshape = _function(Tensor.reshape)
+sigmoid = _function(Tensor.sigmoid)
+sin = _function(Tensor.sin)
+softmax = _function(Tensor.softmax)
+sqrt = _function(Tensor.sqrt)
+squeeze = _function(Tensor.squeeze)
+sub = _function(Tensor.sub)
+sum = _function(Tensor.sum)  # noqa: A001
+t = _function(Tensor.t)
+tanh = _function(Tensor.tanh)
+transpose = _function(Tensor.transpose)
+unsqueeze = _function(Tensor.unsqueeze)
 clip = clamp
-maximum = Tensor.maximum
-minimum = Tensor.minimum
+maximum = _function(Tensor.maximum)
+minimum = _function(Tensor.minimum)
+norm = _function(Tensor.norm)
+cumsum = _function(Tensor.cumsum)
+prod = _function(Tensor.prod)
+var = _function(Tensor.var)
+std = _function(Tensor.std)
+square = _function(Tensor.square)
+log1p = _function(Tensor.log1p)
+expm1 = _function(Tensor.expm1)
+exp2 = _function(Tensor.exp2)
+log2 = _function(Tensor.log2)
+log10 = _function(Tensor.log10)
+sign = _function(Tensor.sign)
+floor = _function(Tensor.floor)
+ceil = _function(Tensor.ceil)
+round = _function(Tensor.round)  # noqa: A001
+masked_fill = _function(Tensor.masked_fill)
+gather = _function(Tensor.gather)
+index_select = _function(Tensor.index_select)
+
+
+def isclose(
+    input: Tensor,
+    other: Any,
+    rtol: builtins.float = 1e-05,
+    atol: builtins.float = 1e-08,
+    equal_nan: builtins.bool = False,  # noqa: A002
+) -> Tensor:
+    """|input - other| <= atol + rtol·|other|, elementwise (a bool tensor)."""
+    return input.isclose(other, rtol, atol, equal_nan)
+
+
+def is_floating_point(input: Tensor) -> builtins.bool:  # noqa: A002
+    return input.is_floating_point()
 
 
 def is_tensor(obj: Any) -> builtins.bool:
@@ -68,9 +121,15 @@ def equal(a: Tensor, b: Tensor) -> builtins.bool:
     return a.equal(b)
 
 
-def allclose(a: Tensor, b: Tensor, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08) -> builtins.bool:
-    """True if |a - b| <= atol + rtol·|b| everywhere."""
-    return a.allclose(b, rtol, atol)
+def allclose(
+    input: Tensor,
+    other: Tensor,
+    rtol: builtins.float = 1e-05,
+    atol: builtins.float = 1e-08,
+    equal_nan: builtins.bool = False,  # noqa: A002
+) -> builtins.bool:
+    """True if |input - other| <= atol + rtol·|other| everywhere."""
+    return input.allclose(other, rtol, atol, equal_nan)
 
 
 __all__ = [
@@ -80,17 +139,31 @@ __all__ = [
     "argmax",
     "argmin",
     "cat",
+    "ceil",
     "clamp",
     "clip",
     "cos",
+    "cumsum",
     "div",
     "dot",
     "equal",
     "exp",
+    "exp2",
+    "expm1",
     "flatten",
+    "floor",
+    "floor_divide",
+    "gather",
+    "index_select",
+    "is_floating_point",
     "is_tensor",
+    "isclose",
     "log",
+    "log10",
+    "log1p",
+    "log2",
     "log_softmax",
+    "masked_fill",
     "matmul",
     "max",
     "maximum",
@@ -101,24 +174,30 @@ __all__ = [
     "mul",
     "mv",
     "neg",
+    "norm",
     "numel",
     "permute",
     "pow",
-    "remainder",
-    "floor_divide",
+    "prod",
     "relu",
+    "remainder",
     "reshape",
+    "round",
     "sigmoid",
+    "sign",
     "sin",
     "softmax",
     "sqrt",
+    "square",
     "squeeze",
     "stack",
+    "std",
     "sub",
     "sum",
     "t",
     "tanh",
     "transpose",
     "unsqueeze",
+    "var",
     "where",
 ]

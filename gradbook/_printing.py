@@ -23,8 +23,7 @@ __all__ = ["format_tensor", "get_printoptions", "set_printoptions"]
 _FLOAT_DTYPES = ("float32", "float64", "float16")
 _DTYPES = (*_FLOAT_DTYPES, "int64", "int32", "int16", "int8", "uint8", "bool")
 # torch omits the dtype suffix for the default float dtype, int64 and bool.
-_DEFAULT_DTYPES = ("float32", "int64", "bool")
-_DEFAULT_FLOAT = "float32"
+_DEFAULT_FLOAT = ["float32"]  # set by gradbook.set_default_dtype
 
 
 @dataclasses.dataclass
@@ -242,13 +241,13 @@ def format_tensor(array: np.ndarray, dtype_name: str, extra: Sequence[str] = ())
         # the default float dtype (an empty int64 tensor is ambiguous otherwise).
         if a.ndim != 1:
             suffixes.append(_plain(f"size={tuple(a.shape)}"))
-        if dtype_name != _DEFAULT_FLOAT:
+        if dtype_name != _DEFAULT_FLOAT[0]:
             suffixes.append(dtype_suffix)
         body = "[]"
     else:
         if not _OPTS.edgeitems:
             suffixes.append(_plain(f"size={tuple(a.shape)}"))
-        if dtype_name not in _DEFAULT_DTYPES:
+        if dtype_name not in (_DEFAULT_FLOAT[0], "int64", "bool"):
             suffixes.append(dtype_suffix)
         summarize = a.size > _OPTS.threshold
         fmt = _Formatter(_summarized_data(a) if summarize else a, dtype_name in _FLOAT_DTYPES)

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ._dtypes import promoted, restore_numpy, silence_numpy
+from ._dtypes import default_float, promoted, restore_numpy, silence_numpy
 from ._messages import FREED_ERROR
 from .autograd.engine import Node, creation_order
 from .autograd.grad_mode import _State
@@ -250,10 +250,16 @@ def unbroadcast(grad: Any, shape: tuple[int, ...]) -> Any:
     return np.add.reduce(grad, axis=dims, keepdims=True).reshape(shape)
 
 
+def _rounded(fn: Any) -> Any:
+    """``_floating(fn)``, computed in float64 and rounded once: float32 results then match torch's
+    correctly rounded ones (NumPy's float32 kernels of these functions are often 1 ulp off)."""
+    return staticmethod(lambda a: fn(a.astype(np.float64)).astype(a.dtype if a.dtype.kind == "f" else default_float()))
+
+
 def _floating(fn: Any) -> Any:
     """``fn`` for an op with a floating-point result: integer and bool inputs are computed in
     float32, as torch does (NumPy would give float64)."""
-    return staticmethod(lambda a: fn(a) if a.dtype.kind == "f" else fn(a.astype(np.float32)))
+    return staticmethod(lambda a: fn(a) if a.dtype.kind == "f" else fn(a.astype(default_float())))
 
 
 # ================================================================ arithmetic
@@ -644,6 +650,81 @@ class LogSoftmaxBackward0(Op):
     rules = {"∂/∂self: g - softmax · Σ g": lambda n, g, result: g - _exp(result) * _sum(g, n.dim)}
 
 
+class Log1PBackward0(Op):
+    """out = ln(1 + self)"""
+
+    saves = ("self",)
+    forward = _rounded(np.log1p)
+    rules = {"∂out/∂self = 1/(1 + self)": lambda n, g, self: g / (self + 1)}
+
+
+class Expm1Backward0(Op):
+    """out = eˢᵉˡᶠ - 1"""
+
+    saves = ("result",)
+    forward = _rounded(np.expm1)
+    rules = {"∂out/∂self = eˢᵉˡᶠ = out + 1": lambda n, g, result: g * (result + 1)}
+
+
+class Exp2Backward0(Op):
+    """out = 2ˢᵉˡᶠ"""
+
+    saves = ("result",)
+    forward = _rounded(np.exp2)
+    rules = {"∂out/∂self = 2ˢᵉˡᶠ · ln 2 = out · ln 2": lambda n, g, result: g * result * math.log(2)}
+
+
+class Log2Backward0(Op):
+    """out = log₂(self)"""
+
+    saves = ("self",)
+    forward = _rounded(np.log2)
+    rules = {"∂out/∂self = 1/(self · ln 2)": lambda n, g, self: g / (self * math.log(2))}
+
+
+class Log10Backward0(Op):
+    """out = log₁₀(self)"""
+
+    saves = ("self",)
+    forward = _rounded(np.log10)
+    rules = {"∂out/∂self = 1/(self · ln 10)": lambda n, g, self: g / (self * math.log(10))}
+
+
+class SignBackward0(Op):
+    """out = -1, 0 or 1, the sign of self"""
+
+    forward = staticmethod(lambda a: np.sign(a) if a.dtype.kind != "b" else a.copy())
+    rules = {"∂out/∂self = 0 (a step function)": lambda n, g: _zeros(g)}
+
+
+class FloorBackward0(Op):
+    """out = ⌊self⌋"""
+
+    forward = staticmethod(lambda a: np.floor(a) if a.dtype.kind == "f" else a.copy())
+    rules = {"∂out/∂self = 0 (a step function)": lambda n, g: _zeros(g)}
+
+
+class CeilBackward0(Op):
+    """out = ⌈self⌉"""
+
+    forward = staticmethod(lambda a: np.ceil(a) if a.dtype.kind == "f" else a.copy())
+    rules = {"∂out/∂self = 0 (a step function)": lambda n, g: _zeros(g)}
+
+
+class RoundBackward0(Op):
+    """out = self rounded to the nearest integer (halves to even)"""
+
+    forward = staticmethod(lambda a: np.round(a) if a.dtype.kind == "f" else a.copy())
+    rules = {"∂out/∂self = 0 (a step function)": lambda n, g: _zeros(g)}
+
+
+class RoundBackward1(Op):
+    """out = self rounded to ``decimals`` decimal places (halves to even)"""
+
+    forward = staticmethod(lambda a, decimals: np.round(a, decimals) if a.dtype.kind == "f" else a.copy())
+    rules = {"∂out/∂self = 0 (a step function)": lambda n, g: _zeros(g)}
+
+
 # ================================================================ reductions
 
 
@@ -675,6 +756,88 @@ class MeanBackward1(Op):
     rules = {
         "∂out/∂selfᵢ = 1/(number averaged)": (
             lambda n, g: _expand(_unreduce(g, n), n._meta[0][0]) / math.prod(n._meta[0][0][d] for d in n.dim)
+        ),
+    }
+
+
+class ProdBackward0(Op):
+    """out = ∏ self (all elements)"""
+
+    saves = ("self", "result")
+    forward = staticmethod(lambda a: np.multiply.reduce(a, axis=None))
+    rules = {
+        "∂out/∂selfᵢ = ∏ of the other elements": (
+            lambda n, g, self, result: g * _prod_others(self.reshape(-1), 0, result).reshape(n._meta[0][0])
+        ),
+    }
+
+
+class ProdBackward1(Op):
+    """out = ∏ self along ``dim``"""
+
+    saves = ("self", "result")
+    forward = staticmethod(lambda a, dim, keepdim: np.multiply.reduce(a, axis=dim, keepdims=keepdim))
+    rules = {
+        "∂out/∂selfᵢ = ∏ of the other elements along dim": (
+            lambda n, g, self, result: _unreduce(g, n) * _prod_others(self, n.dim[0], _unreduce(result, n))
+        ),
+    }
+
+
+class CumsumBackward0(Op):
+    """outᵢ = Σ_{j ≤ i} selfⱼ along ``dim``"""
+
+    forward = staticmethod(lambda a, dim: np.cumsum(a, axis=dim, dtype=a.dtype if a.dtype.kind == "f" else np.int64))
+    rules = {"∂/∂selfⱼ: Σ_{i ≥ j} gᵢ (g summed from the end)": lambda n, g: _reverse_cumsum(g, n.dim)}
+
+
+class VarBackward0(Op):
+    """out = Σ (self - mean)² / (N - correction), over ``dim`` (all elements if None)"""
+
+    saves = ("self",)
+    forward = staticmethod(lambda a, dim, correction, keepdim: _var(a, dim, correction, keepdim))
+    rules = {
+        "∂out/∂selfᵢ = 2 (selfᵢ - mean) / (N - correction)": (
+            lambda n, g, self: _unreduce(g, n) * (self - _mean_of(self, n)) * (2 / _dof(n))
+        ),
+    }
+
+
+class StdBackward0(Op):
+    """out = √var(self), over ``dim`` (all elements if None)"""
+
+    saves = ("self", "result")
+    forward = staticmethod(
+        lambda a, dim, correction, keepdim: np.sqrt(_var(a.astype(np.float64), dim, correction, keepdim)).astype(
+            a.dtype
+        )
+    )
+    rules = {
+        "∂out/∂selfᵢ = (selfᵢ - mean) / ((N - correction) · out)": (
+            lambda n, g, self, result: _unreduce(g, n) * (self - _mean_of(self, n)) / (_dof(n) * _unreduce(result, n))
+        ),
+    }
+
+
+class LinalgVectorNormBackward0(Op):
+    """out = (Σ |self|ᵖ)^(1/p) over ``dim`` (all elements if None); p = ∞: max |self|"""
+
+    saves = ("self", "result")
+
+    @staticmethod
+    def forward(a: np.ndarray, ord: float, dim: Any, keepdim: bool) -> np.ndarray:  # noqa: A002
+        x = np.abs(a)
+        if ord == math.inf:
+            return np.maximum.reduce(x, axis=dim, keepdims=keepdim)
+        if ord == 2:
+            return np.sqrt(np.add.reduce(x * x, axis=dim, keepdims=keepdim))
+        if ord == 1:
+            return np.add.reduce(x, axis=dim, keepdims=keepdim)
+        return np.add.reduce(x**ord, axis=dim, keepdims=keepdim) ** (1 / ord)
+
+    rules = {
+        "∂out/∂self = self·|self|ᵖ⁻² / outᵖ⁻¹ (2-norm: self / out)": (
+            lambda n, g, self, result: _unreduce(g, n) * _norm_grad(self, _unreduce(result, n), n)
         ),
     }
 
@@ -914,6 +1077,33 @@ class IndexBackward0(Op):
     rules = {"∂/∂self: g added back at each index": lambda n, g: _scatter(g, n._meta[0][0], n.indices)}
 
 
+class MaskedFillBackward0(Op):
+    """out = value where mask, else self (``masked_fill`` with a number)"""
+
+    forward = staticmethod(lambda a, mask, value: np.where(mask, np.asarray(value).astype(a.dtype), a))
+    rules = {"∂out/∂self = 1 where not mask, else 0": lambda n, g: g * _constant(~n.mask, g)}
+
+
+class GatherBackward0(Op):
+    """out = self picked along ``dim`` at ``index`` (for dim 0: out[i][j] = self[index[i][j]][j])"""
+
+    forward = staticmethod(lambda a, dim, index: a[_along(index, dim)])
+    rules = {
+        "∂/∂self: g added back where it was picked": lambda n, g: _scatter(g, n._meta[0][0], _along(n.index, n.dim))
+    }
+
+
+class IndexSelectBackward0(Op):
+    """out = the slices of self at ``index`` along ``dim``"""
+
+    forward = staticmethod(lambda a, dim, index: np.take(a, index, axis=dim))
+    rules = {
+        "∂/∂self: g added back at each index": (
+            lambda n, g: _scatter(g, n._meta[0][0], (slice(None),) * n.dim + (n.index,))
+        ),
+    }
+
+
 class IndexPutBackward0(Op):
     """out = self with values put at ``indices`` (``y[mask] = v``), or added there (``accumulate``:
     zeros with g added at each index is the backward of indexing, as x[[0, 0]] uses x[0] twice)"""
@@ -1098,6 +1288,14 @@ def _permute(x: Any, dims: tuple) -> Any:
     return x.permute(dims) if _is_tensor(x) else np.transpose(x, dims)
 
 
+def _along(index: np.ndarray, dim: int) -> tuple:
+    """gather's positions as a NumPy index: ``index`` along dim, each element's own place elsewhere."""
+    return tuple(
+        index if d == dim else np.arange(n).reshape([-1 if k == d else 1 for k in range(index.ndim)])
+        for d, n in enumerate(index.shape)
+    )
+
+
 def _scatter(g: Any, shape: tuple, index: Any) -> Any:
     """Zeros of ``shape`` with g added at ``index``: the adjoint of indexing."""
     if _is_tensor(g):
@@ -1117,14 +1315,80 @@ def _mean(a: np.ndarray, dim: Any, keepdim: bool) -> np.ndarray:
     return total / a.dtype.type(count)
 
 
+def _zeros(g: Any) -> Any:
+    """The gradient of a step function: zeros (not g · 0, which would keep g's infs as nans)."""
+    return _constant(np.zeros_like(_array(g)), g)
+
+
+def _reverse_cumsum(g: Any, dim: int) -> Any:
+    """Σ_{i ≥ j} gᵢ along dim: the adjoint of cumsum."""
+    if _is_tensor(g):
+        return _sum(g, dim) - g.cumsum(dim) + g  # cumsum records again, so it can be differentiated
+    return np.flip(np.cumsum(np.flip(g, dim), axis=dim), dim)
+
+
+def _prod_others(x: Any, dim: int, result: Any) -> Any:
+    """At each element, the product of the other elements along dim (exact where x has zeros)."""
+    if not np.any(_array(x) == 0):
+        return result / x
+    if _is_tensor(x):  # for each element, its row of elements along dim with a 1 in its own place
+        k = x._array.shape[dim]
+        eye = np.eye(k, dtype=bool).reshape((k, k) + (1,) * (x.ndim - dim - 1))
+        rows = _unsqueeze(x, dim).expand(x.shape[:dim] + (k,) + x.shape[dim:])
+        return _where(_constant(eye, x), 1.0, rows).prod(dim + 1)
+    ones = np.ones_like(np.take(x, [0], axis=dim))
+    before = np.cumprod(np.concatenate([ones, np.take(x, range(x.shape[dim] - 1), axis=dim)], axis=dim), axis=dim)
+    flipped = np.flip(x, dim)
+    after = np.cumprod(np.concatenate([ones, np.take(flipped, range(x.shape[dim] - 1), axis=dim)], axis=dim), axis=dim)
+    return before * np.flip(after, dim)
+
+
+def _var(a: np.ndarray, dim: Any, correction: float, keepdim: bool) -> np.ndarray:
+    """Σ (a - mean)² / max(N - correction, 0), as torch (nan or inf when N ≤ correction), computed
+    in float64 and rounded once to a's dtype."""
+    x = a.astype(np.float64)
+    count = a.size if dim is None else math.prod(a.shape[d] for d in dim)
+    mean = np.add.reduce(x, axis=dim, keepdims=True) / max(count, 1)
+    total = np.add.reduce(np.square(x - mean), axis=dim, keepdims=keepdim)
+    return (total / max(count - correction, 0)).astype(a.dtype)
+
+
+def _dof(n: Op) -> float:
+    """N - correction, for var and std."""
+    shape = n._meta[0][0]
+    return (math.prod(shape) if n.dim is None else math.prod(shape[d] for d in n.dim)) - n.correction
+
+
+def _mean_of(x: Any, n: Op) -> Any:
+    """The mean var and std subtract, shaped to broadcast against x."""
+    if n.dim is None:
+        return x.mean() if _is_tensor(x) else np.add.reduce(x, axis=None) / x.dtype.type(max(x.size, 1))
+    return x.mean(n.dim, keepdim=True) if _is_tensor(x) else _mean(x, n.dim, True)
+
+
 def _unreduce(g: Any, n: Op) -> Any:
     """Put back the dimensions a reduction without keepdim removed, as size 1."""
     if n.keepdim:
         return g
     shape = list(n._meta[0][0])
-    for d in n.dim:
+    for d in range(len(shape)) if n.dim is None else n.dim:
         shape[d] = 1
     return g.reshape(shape)
+
+
+def _norm_grad(x: Any, norm: Any, n: Op) -> Any:
+    """∂‖x‖ₚ/∂x (norm shaped to broadcast against x), with torch's 0 where the norm is 0."""
+    p = n.ord
+    if p == 2:
+        return _where(_constant(_array(norm) == 0, x), 0.0, x / norm)
+    sign = _constant(np.sign(_array(x)), x)
+    if p == 1:
+        return sign
+    if p == math.inf:  # shared among the elements at the maximum, as torch
+        at_max = (np.abs(_array(x)) == _array(norm)).astype(_array(x).dtype)
+        dims = None if n.dim is None else n.dim
+        return sign * _constant(at_max / np.add.reduce(at_max, axis=dims, keepdims=True), x)
+    return _where(_constant(_array(norm) == 0, x), 0.0, x * abs(x) ** (p - 2) / norm ** (p - 1))
 
 
 def _share(x: Any, out: Any, n: Op) -> np.ndarray:

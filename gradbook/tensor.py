@@ -16,11 +16,22 @@ from typing import Any
 
 import numpy as np
 
-from ._dtypes import DTYPES, Size, dtype, float32, float64, int64, to_dtype
+from . import _device
+from ._dtypes import DTYPES, Size, dtype, float32, float64, int64
 from ._messages import NON_LEAF_GRAD_WARNING
 from ._printing import format_tensor
 
 _new = object.__new__
+
+
+class _InPlace:
+    """``x.abs_()``: ``x.abs()`` written into x's memory, as ``dispatch.inplace`` does it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, t: Any, owner: Any = None) -> Any:
+        return lambda *args, **kwargs: dispatch.inplace(t, lambda x, _: getattr(x, self.name)(*args, **kwargs), None)
 
 
 class Tensor:
@@ -35,6 +46,8 @@ class Tensor:
     >>> x.grad
     tensor(4.)
     """
+
+    __module__ = "gradbook"  # prints as <class 'gradbook.Tensor'>, as torch's <class 'torch.Tensor'>
 
     __slots__ = (
         "_array",
@@ -274,6 +287,36 @@ class Tensor:
     def minimum(self, other: Tensor) -> Tensor:
         return dispatch.binary(ops.MinimumBackward0, self, dispatch.tensor_argument(other, "minimum"))
 
+    def square(self) -> Tensor:
+        return ops.PowBackward0.apply(self, exponent=2)
+
+    def log1p(self) -> Tensor:
+        return ops.Log1PBackward0.apply(self)
+
+    def expm1(self) -> Tensor:
+        return ops.Expm1Backward0.apply(self)
+
+    def exp2(self) -> Tensor:
+        return ops.Exp2Backward0.apply(self)
+
+    def log2(self) -> Tensor:
+        return ops.Log2Backward0.apply(self)
+
+    def log10(self) -> Tensor:
+        return ops.Log10Backward0.apply(self)
+
+    def sign(self) -> Tensor:
+        return ops.SignBackward0.apply(self)
+
+    def floor(self) -> Tensor:
+        return ops.FloorBackward0.apply(self)
+
+    def ceil(self) -> Tensor:
+        return ops.CeilBackward0.apply(self)
+
+    def round(self, decimals: builtins.int = 0) -> Tensor:
+        return ops.RoundBackward0.apply(self) if not decimals else ops.RoundBackward1.apply(self, decimals=decimals)
+
     def softmax(self, dim: builtins.int) -> Tensor:
         """eˣ / Σ eˣ along ``dim``."""
         return ops.SoftmaxBackward0.apply(self, dim=dispatch.check_dim(dim, self.ndim))
@@ -284,13 +327,37 @@ class Tensor:
 
     # ------------------------------------------------ reductions
 
-    def sum(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
-        """Sum of all elements, or along ``dim``."""
+    def sum(self, dim: Any = None, keepdim: builtins.bool = False, **numpy_names: Any) -> Tensor:
+        """Sum of all elements, or along ``dim`` (NumPy's ``axis=``, ``keepdims=`` too, as torch)."""
+        if numpy_names:
+            dim, keepdim = dispatch.numpy_names(dim, keepdim, numpy_names, "sum")
         return dispatch.reduce(ops.SumBackward0, ops.SumBackward1, self, dim, keepdim)
 
-    def mean(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
-        """Mean of all elements, or along ``dim``."""
+    def mean(self, dim: Any = None, keepdim: builtins.bool = False, **numpy_names: Any) -> Tensor:
+        """Mean of all elements, or along ``dim`` (NumPy's ``axis=``, ``keepdims=`` too)."""
+        if numpy_names:
+            dim, keepdim = dispatch.numpy_names(dim, keepdim, numpy_names, "mean")
         return dispatch.reduce(ops.MeanBackward0, ops.MeanBackward1, self, dim, keepdim)
+
+    def prod(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        """Product of all elements, or along ``dim``."""
+        return dispatch.reduce(ops.ProdBackward0, ops.ProdBackward1, self, dim, keepdim)
+
+    def cumsum(self, dim: builtins.int) -> Tensor:
+        """Running sums along ``dim``."""
+        return ops.CumsumBackward0.apply(self, dim=dispatch.check_dim(dim, self.ndim))
+
+    def var(self, dim: Any = None, unbiased: Any = None, keepdim: builtins.bool = False, **kw: Any) -> Tensor:
+        """Variance (divided by N - correction; correction=1 unless told otherwise)."""
+        return dispatch.var(ops.VarBackward0, self, dim, unbiased, keepdim, **kw)
+
+    def std(self, dim: Any = None, unbiased: Any = None, keepdim: builtins.bool = False, **kw: Any) -> Tensor:
+        """Standard deviation: √var."""
+        return dispatch.var(ops.StdBackward0, self, dim, unbiased, keepdim, **kw)
+
+    def norm(self, p: Any = "fro", dim: Any = None, keepdim: builtins.bool = False, dtype: Any = None) -> Tensor:
+        """The p-norm (2 by default: √Σx²) of all elements, or along ``dim``."""
+        return dispatch.vector_norm(self, 2 if p == "fro" else p, dim, keepdim, "norm")
 
     def max(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
         """Largest value, or ``(values, indices)`` along ``dim``."""
@@ -367,6 +434,22 @@ class Tensor:
     def expand_as(self, other: Tensor) -> Tensor:
         return dispatch.expand(self, other.shape)
 
+    def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
+        """value where mask is True, else self (the gradient flows where mask is False)."""
+        return dispatch.masked_fill(self, mask, value)
+
+    def gather(self, dim: builtins.int, index: Tensor) -> Tensor:
+        """out[i][j] = self[index[i][j]][j] (for dim 0): picks along ``dim``."""
+        return dispatch.gather(self, dim, index)
+
+    def index_select(self, dim: builtins.int, index: Tensor) -> Tensor:
+        """The slices at ``index`` along ``dim``."""
+        return dispatch.index_select(self, dim, index)
+
+    def index_put_(self, indices: Any, values: Any, accumulate: builtins.bool = False) -> Tensor:
+        """``self[indices] = values`` (or ``+=`` with ``accumulate``), for a tuple of index tensors."""
+        return dispatch.index_put_(self, indices, values, accumulate)
+
     def __getitem__(self, index: Any) -> Tensor:
         return dispatch.getitem(self, index)
 
@@ -408,10 +491,27 @@ class Tensor:
     def equal(self, other: Tensor) -> builtins.bool:
         return self.shape == other.shape and builtins.bool(np.array_equal(self._array, other._array))
 
-    def allclose(self, other: Tensor, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08) -> builtins.bool:
-        return builtins.bool(np.allclose(self._array, dispatch.lift(other, self)._array, rtol, atol))
+    def allclose(
+        self,
+        other: Tensor,
+        rtol: builtins.float = 1e-05,
+        atol: builtins.float = 1e-08,
+        equal_nan: builtins.bool = False,
+    ) -> builtins.bool:
+        return builtins.bool(np.allclose(self._array, dispatch.lift(other, self)._array, rtol, atol, equal_nan))
+
+    def isclose(
+        self, other: Any, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08, equal_nan: builtins.bool = False
+    ) -> Tensor:
+        return Tensor._make(np.isclose(self._array, dispatch.lift(other, self)._array, rtol, atol, equal_nan))
 
     # ------------------------------------------------ in place (see dispatch.inplace)
+
+    abs_, neg_, exp_, log_, sqrt_, sin_, cos_ = (
+        _InPlace(n) for n in ("abs", "neg", "exp", "log", "sqrt", "sin", "cos")
+    )
+    tanh_, sigmoid_, relu_, square_, sign_ = (_InPlace(n) for n in ("tanh", "sigmoid", "relu", "square", "sign"))
+    floor_, ceil_, round_, pow_, masked_fill_ = (_InPlace(n) for n in ("floor", "ceil", "round", "pow", "masked_fill"))
 
     def add_(self, other: Any, alpha: Any = 1) -> Tensor:
         if alpha != 1:
@@ -524,8 +624,8 @@ class Tensor:
 
     # ------------------------------------------------ attributes and conversion
 
-    def __new__(cls, data: Any = (), *args: Any) -> Tensor:  # torch.Tensor([1, 2]) is float32
-        return dispatch.new_tensor(data)
+    def __new__(cls, *args: Any) -> Tensor:  # torch.Tensor([1, 2]) is float32; Tensor(2, 3) a new 2×3
+        return dispatch.new_tensor(*args)
 
     @property
     def shape(self) -> Size:
@@ -553,8 +653,20 @@ class Tensor:
         return self._array.dtype.kind == "f"
 
     @property
-    def device(self) -> str:
-        return "cpu"
+    def device(self) -> _device.device:
+        """Where the tensor lives: always ``device(type='cpu')`` (gradbook has the CPU only)."""
+        return _device.CPU
+
+    is_cuda, is_cpu = False, True
+
+    def get_device(self) -> builtins.int:
+        return -1  # torch's answer for a CPU tensor
+
+    def cpu(self) -> Tensor:
+        return self
+
+    def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
+        raise AssertionError(_device.CUDA_ERROR)
 
     def item(self) -> Any:
         """The value of a one-element tensor as a Python number."""
@@ -575,10 +687,38 @@ class Tensor:
         a = self.numpy()
         return a if dtype is None else a.astype(dtype)
 
-    def to(self, dtype: Any) -> Tensor:
-        """Convert to another dtype (recorded as ToCopyBackward0); same dtype returns self."""
-        d = to_dtype(dtype)
-        return self if d.numpy == self._array.dtype else ops.ToCopyBackward0.apply(self, dtype=d.numpy)
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """``to(dtype)``, ``to(device)``, ``to(device, dtype)`` or ``to(other)``: another dtype is a
+        copy recorded as ToCopyBackward0; the device can only be the CPU; unchanged returns self."""
+        return dispatch.to(self, *args, **kwargs)
+
+    def type(self, dtype: Any = None, non_blocking: builtins.bool = False) -> Any:
+        """Without an argument, torch's legacy type name (``'gradbook.FloatTensor'``); with one, ``to`` it."""
+        return dispatch.legacy_type(self, dtype)
+
+    def new_tensor(
+        self, data: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False
+    ) -> Tensor:
+        return dispatch.new_like(self, "tensor", data, dtype=dtype, device=device, requires_grad=requires_grad)
+
+    def new_ones(
+        self, *size: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False
+    ) -> Tensor:
+        return dispatch.new_like(self, "ones", *size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+    def new_zeros(
+        self, *size: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False
+    ) -> Tensor:
+        return dispatch.new_like(self, "zeros", *size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+    new_empty = new_zeros
+
+    def new_full(
+        self, size: Any, fill_value: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False
+    ) -> Tensor:
+        return dispatch.new_like(
+            self, "full", size, fill_value, dtype=dtype, device=device, requires_grad=requires_grad
+        )
 
     def float(self) -> Tensor:
         return self.to(float32)

@@ -12,7 +12,9 @@ import gradbook
 PACKAGE = Path(gradbook.__file__).parent
 READING_PATH = ["tensor.py", "ops.py", "autograd/engine.py"]  # docs/engine.md: read them in this order
 READING_PATH_BUDGET = 300  # lines of the functions (and the op class) that `y = x * x; y.backward()` runs
-FILE_BUDGETS = {"tensor.py": 680, "ops.py": 1200, "autograd/engine.py": 400}  # ceilings, not targets
+# Ceilings, not targets. tensor.py and ops.py grow with torch's API (one method line, one op class
+# each); what keeps the engine short to read is READING_PATH_BUDGET, and engine.py's ceiling.
+FILE_BUDGETS = {"tensor.py": 800, "ops.py": 1500, "autograd/engine.py": 400}
 ABOVE_THE_ENGINE = ["viz", "widgets", "exercises"]
 # what a torch user can read of the graph besides public names (torch spells these with a "_")
 TORCH_PUBLIC = {"_sequence_nr", "_version"}

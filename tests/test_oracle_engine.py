@@ -166,7 +166,24 @@ def test_retain_graph_semantics_match_torch_per_node():
         assert outcome[0] == outcome[1], name
 
 
-@pytest.mark.parametrize("name", ["custom_function.py", "training_lesson.py", "inplace_versions.py"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "custom_function.py",
+        "training_lesson.py",
+        "inplace_versions.py",
+        "adam_dataloader.py",
+        "step_lr_schedule.py",
+        "legendre_polynomial.py",
+        "jacobian_hessian.py",
+        "device_idiom.py",
+        "polynomial_autograd.py",
+        "norms_and_statistics.py",
+        "setup_context_function.py",
+        "module_tour.py",
+        "batchnorm_dropout_lesson.py",
+    ],
+)
 def test_lesson_scripts_print_what_torch_prints(name):
     """Whole lesson-like scripts (a custom Function with its errors; a training loop with
     nn.Module, cross_entropy, SGD with momentum, detach and no_grad; saved inputs and outputs

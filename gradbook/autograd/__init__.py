@@ -1,4 +1,4 @@
-"""gradbook.autograd: backward, grad, grad modes and gradcheck, as in ``torch.autograd``."""
+"""gradbook.autograd: backward, grad, grad modes, gradcheck and gradgradcheck, as in ``torch.autograd``."""
 
 from __future__ import annotations
 
@@ -8,10 +8,17 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from . import engine, graph
+from . import engine, function, functional, graph, profiler
 from .engine import AccumulateGrad, Node
 from .function import Function
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 
 __all__ = [
     "AccumulateGrad",
@@ -19,12 +26,18 @@ __all__ = [
     "Node",
     "backward",
     "enable_grad",
+    "function",
+    "functional",
     "grad",
     "gradcheck",
+    "gradgradcheck",
     "GradcheckError",
     "graph",
+    "inference_mode",
     "is_grad_enabled",
+    "is_inference_mode_enabled",
     "no_grad",
+    "profiler",
     "set_grad_enabled",
 ]
 
@@ -236,3 +249,47 @@ def gradcheck(
                     raise GradcheckError(msg)
                 return False
     return True
+
+
+def gradgradcheck(
+    func: Callable[..., Any],
+    inputs: Any,
+    grad_outputs: Any = None,
+    *,
+    eps: float = 1e-6,
+    atol: float = 1e-5,
+    rtol: float = 1e-3,
+    raise_exception: bool = True,
+    **torch_options: Any,
+) -> bool:
+    """Check second derivatives: :func:`gradcheck` of the function that maps (inputs, v) to the
+    gradient vᵀ·∂func/∂inputs, which backward computes with ``create_graph=True``.
+
+    ``grad_outputs`` (the v, one per output that requires grad) are random in [-1, 1) when not
+    given. torch's other options (``check_undefined_grad``, ``fast_mode``, ...) are accepted and
+    change nothing.
+
+    >>> import gradbook as torch
+    >>> x = torch.tensor([0.5, -1.0], dtype=torch.float64, requires_grad=True)
+    >>> torch.autograd.gradgradcheck(lambda x: x.sin() * x, (x,))
+    True
+    """
+    given = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
+    if grad_outputs is None:
+        rng = np.random.default_rng(0)  # its own generator: a check does not move the user's seed
+        outs = [o for o in _as_list(func(*given)) if o.requires_grad]
+        dtypes = [o._array.dtype if o.is_floating_point() else np.float64 for o in outs]
+        seeds = tuple(
+            Tensor._make(rng.uniform(-1, 1, o._array.shape).astype(dt)).requires_grad_() for o, dt in zip(outs, dtypes)
+        )
+    else:
+        seeds = (grad_outputs,) if isinstance(grad_outputs, Tensor) else tuple(grad_outputs)
+    n = len(seeds)
+    differentiable = [i for i, x in enumerate(given) if isinstance(x, Tensor) and x.requires_grad]
+
+    def first_derivative(*args: Any) -> tuple:
+        outputs = [o for o in _as_list(func(*args[:-n])) if o.requires_grad]
+        grads = grad(outputs, [args[i] for i in differentiable], list(args[-n:]), create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(first_derivative, given + seeds, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)

@@ -17,13 +17,22 @@ tensor(9., grad_fn=<SquareBackward>)
 >>> y.backward()
 >>> x.grad
 tensor(6.)
+
+PyTorch 2's style works too: ``forward(x)`` without ``ctx``, and a separate
+``setup_context(ctx, inputs, output)`` that saves what backward needs.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from .._messages import FREED_ERROR
+from ..ops import ToCopyBackward0, unbroadcast
 from ..tensor import Tensor
 from .engine import Node, creation_order
 from .grad_mode import _State, no_grad
@@ -32,13 +41,25 @@ from .grad_mode import _State, no_grad
 class Function:
     """The base of a user-written differentiable function, as ``torch.autograd.Function``.
 
-    Define ``forward(ctx, *args)`` and ``backward(ctx, *grad_outputs)`` as static methods and call
+    Define ``forward(ctx, *args)`` and ``backward(ctx, *grad_outputs)`` as static methods (or
+    ``forward(*args)`` plus ``setup_context(ctx, inputs, output)``) and call
     ``YourFunction.apply(*args)``. Built-in ops are not ``Function`` instances (as in torch).
     """
 
+    _backward_cls: type[BackwardCFunction]  # the class of its grad_fn, e.g. SquareBackward
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)  # torch makes the node class when the Function is defined
+        name = f"{cls.__name__}Backward"
+        cls._backward_cls = type(name, (BackwardCFunction,), {"_forward_cls": cls, "__module__": __name__})
+
     @staticmethod
-    def forward(ctx: Any, *args: Any) -> Any:
+    def forward(*args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> Any:
+        raise NotImplementedError("setup_context is not implemented.")
 
     @staticmethod
     def backward(ctx: Any, *grad_outputs: Any) -> Any:
@@ -48,21 +69,27 @@ class Function:
         )
 
     @classmethod
-    def apply(cls, *args: Any) -> Any:
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run ``forward`` without recording, then record one node whose backward is yours."""
-        return apply_custom(cls, *args)
+        return apply_custom(cls, args, kwargs)
 
 
 class BackwardCFunction(Node):
     """The grad_fn of a user-written function: it is also the ``ctx`` its methods receive."""
 
-    _function: Any = None
+    _forward_cls: Any = None
     saves = ("saved_tensors",)  # what save_for_backward kept; freed after backward
+    _materialize = True  # set_materialize_grads: zeros, not None, for outputs that got no gradient
+    _outputs: tuple = (1, 0, ())  # how many outputs forward returned, the tensor's place, the others'
 
     def __init__(self) -> None:
         self._saved: tuple | None = ()
         self._versions: tuple = ()
+        self._non_differentiable: set[int] = set()
         self.needs_input_grad: tuple[bool, ...] = ()
+
+    def __repr__(self) -> str:
+        return object.__repr__(self)  # <gradbook.autograd.function.SquareBackward object at 0x...>, as torch
 
     def save_for_backward(self, *tensors: Any) -> None:
         """Keep tensors for backward; read them back as ``ctx.saved_tensors``."""
@@ -77,43 +104,65 @@ class BackwardCFunction(Node):
             raise self.version_error()
         return self._saved
 
-    def mark_non_differentiable(self, *tensors: Any) -> None:
-        pass
+    def mark_non_differentiable(self, *tensors: Tensor) -> None:
+        """These outputs get no gradient (``requires_grad=False``); backward receives zeros for
+        them (None after ``set_materialize_grads(False)``)."""
+        self._non_differentiable.update(id(t) for t in tensors)
 
     def set_materialize_grads(self, value: bool) -> None:
-        pass
-
-    _outputs = (1, 0)  # how many outputs forward returned, and which one is the tensor
+        """With False, backward receives None (instead of zeros) for outputs that got no gradient."""
+        self._materialize = bool(value)
 
     def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
-        count, position = self._outputs
-        upstream = [None] * count  # no gradient for the outputs that are not tensors
+        count, position, others = self._outputs
+        upstream: list = [None] * count  # None for the outputs that are not tensors
+        if self._materialize:
+            for i, (shape, dtype) in others:  # outputs marked non-differentiable
+                upstream[i] = Tensor._make(np.zeros(shape, dtype))
         upstream[position] = Tensor._make(grad) if fast else grad
-        grads = self._function.backward(self, *upstream)
+        out = self._check(self._forward_cls.backward(self, *upstream), needed)
+        if fast:
+            out = [None if g is None else g._array for g in out]
+        return out, [False] * len(out)  # the user's tensors may be held elsewhere: never kept as .grad
+
+    def _check(self, grads: Any, needed: set | None) -> list:
+        """backward's result, checked as torch checks it: one gradient per input of forward (or
+        more, if the extra ones are None), None for the inputs that are not tensors; each
+        gradient summed back to its input's shape (if that broadcasts to it) and dtype."""
         grads = grads if isinstance(grads, tuple) else (grads,)
-        if len(grads) != len(self._arg_is_tensor):
+        expected = len(self._arg_is_tensor)
+        if len(grads) > expected and all(g is None for g in grads[expected:]):
+            grads = grads[:expected]
+        if len(grads) != expected:
             raise RuntimeError(
                 f"function {self.name()} returned an incorrect number of gradients "
-                f"(expected {len(self._arg_is_tensor)}, got {len(grads)})"
+                f"(expected {expected}, got {len(grads)})"
             )
         out = []
-        for g, is_tensor in zip(grads, self._arg_is_tensor):
-            if is_tensor:
+        for position, (g, is_tensor) in enumerate(zip(grads, self._arg_is_tensor)):
+            if not is_tensor:
+                if g is not None:
+                    raise RuntimeError(
+                        f"function {self.name()} returned a gradient different than None at position "
+                        f"{position + 1}, but the corresponding forward input was not a Variable"
+                    )
+            elif g is not None and not isinstance(g, Tensor):
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+            else:
                 out.append(g)
         for i, (g, (fn, _), (shape, dtype)) in enumerate(zip(out, self.next_functions, self._meta)):
             if g is None or fn is None or (needed is not None and fn not in needed):
                 out[i] = None
-            elif not isinstance(g, Tensor) or g.shape != shape:
-                got = list(g.shape) if isinstance(g, Tensor) else type(g).__name__
-                raise RuntimeError(
-                    f"Function {self.name()} returned an invalid gradient at index {i} - got {got} but "
-                    f"expected shape compatible with {list(shape)}"
-                )
-            elif g._array.dtype != dtype:
-                out[i] = g.to(dtype)
-        if fast:
-            out = [None if g is None else g._array for g in out]
-        return out, [False] * len(out)  # the user's tensors may be held elsewhere: never kept as .grad
+                continue
+            if g.shape != shape:
+                if not _broadcasts_to(shape, g.shape):
+                    raise RuntimeError(
+                        f"Function {self.name()} returned an invalid gradient at index {i} - got {list(g.shape)} "
+                        f"but expected shape compatible with {list(shape)}"
+                    )
+                g = unbroadcast(g, shape)
+            out[i] = g if g._array.dtype == dtype else ToCopyBackward0.apply(g, dtype)
+        return out
 
     def release(self) -> None:
         if self._saved:
@@ -121,29 +170,47 @@ class BackwardCFunction(Node):
             self._freed = True
 
 
-def apply_custom(cls: Any, *args: Any) -> Any:
+def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    """Whether ``shape`` can be expanded to ``target`` (then a gradient of ``target``'s shape sums back)."""
+    return len(shape) <= len(target) and all(s in (t, 1) for s, t in zip(reversed(shape), reversed(target)))
+
+
+def apply_custom(cls: Any, args: tuple, kwargs: dict) -> Any:
     """Run a user-written ``forward`` without recording, then record one node for it."""
-    node_cls = cls.__dict__.get("_node_class")
-    if node_cls is None:
-        node_cls = type(f"{cls.__name__}Backward", (BackwardCFunction,), {"_function": cls})
-        cls._node_class = node_cls
-    ctx = node_cls()
-    tensors = [a for a in args if isinstance(a, Tensor)]
+    uses_setup_context = cls.setup_context is not Function.setup_context
+    if uses_setup_context or kwargs:  # keyword arguments count as inputs, in the signature's order
+        bound = inspect.signature(cls.forward).bind(*(() if uses_setup_context else (None,)), *args, **kwargs)
+        if uses_setup_context:
+            bound.apply_defaults()  # setup_context sees every input, defaults too, as in torch
+        args, kwargs = bound.args[0 if uses_setup_context else 1 :], bound.kwargs
+    ctx = cls._backward_cls()
     ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
     with no_grad():
-        out = cls.forward(ctx, *args)
+        if uses_setup_context:
+            out = cls.forward(*args, **kwargs)
+            cls.setup_context(ctx, args, out)
+        else:
+            out = cls.forward(ctx, *args, **kwargs)
+    tensors = [a for a in args if isinstance(a, Tensor)]
     if not (_State.enabled and any(t.requires_grad for t in tensors)):
         return out
     outputs = out if isinstance(out, tuple) else (out,)
-    positions = [i for i, o in enumerate(outputs) if isinstance(o, Tensor)]
+    positions, others = [], []
+    for i, o in enumerate(outputs):
+        if isinstance(o, Tensor):
+            if id(o) in ctx._non_differentiable:
+                others.append((i, (o._array.shape, o._array.dtype)))
+            else:
+                positions.append(i)
     if not positions:  # nothing to differentiate: returned as it is, as in torch
         return out
     if len(positions) > 1:
         raise NotImplementedError(
-            f"{cls.__name__}.forward returned {len(positions)} tensors: gradbook records one tensor output per "
-            "autograd.Function; return the others from a second Function"
+            f"{cls.__name__}.forward returned {len(positions)} differentiable tensors: gradbook records one "
+            "per autograd.Function (its graph edges carry output 0 only). Mark the others with "
+            "ctx.mark_non_differentiable, or return them from a second Function."
         )
-    ctx._outputs = (len(outputs), positions[0])
+    ctx._outputs = (len(outputs), positions[0], tuple(others))
     ctx._seq = next(creation_order)
     ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
     ctx.next_functions = tuple(
@@ -154,3 +221,62 @@ def apply_custom(cls: Any, *args: Any) -> Any:
     if not isinstance(out, tuple):
         return result
     return (*outputs[: positions[0]], result, *outputs[positions[0] + 1 :])
+
+
+# ---------------------------------------------------------------- once_differentiable
+
+
+class Error(Node):
+    """The grad_fn once_differentiable gives a gradient computed with create_graph: running it
+    (a second derivative) raises, as torch's ``DelayedError`` node does."""
+
+    def __init__(self, message: str, variable: Tensor) -> None:
+        self.message = message
+        self._seq = next(creation_order)
+        self.next_functions = ((variable._grad_accumulator(), 0),)
+
+    def name(self) -> str:
+        return "torch::autograd::Error"
+
+    def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
+        raise RuntimeError(self.message)
+
+
+def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a ``backward`` that is written in a way autograd cannot differentiate: it runs
+    without recording, and differentiating its result again raises an error.
+
+    >>> import gradbook as torch
+    >>> from gradbook.autograd.function import once_differentiable
+    >>> class Cube(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x)
+    ...         return x**3
+    ...     @staticmethod
+    ...     @once_differentiable
+    ...     def backward(ctx, g):
+    ...         (x,) = ctx.saved_tensors
+    ...         return 3 * x**2 * g
+    >>> x = torch.tensor(2.0, requires_grad=True)
+    >>> Cube.apply(x).backward()
+    >>> x.grad
+    tensor(12.)
+    """
+
+    @functools.wraps(fn)
+    def wrapper(ctx: Any, *args: Any) -> Any:
+        with no_grad():
+            outputs = fn(ctx, *args)
+        if not _State.enabled or not any(isinstance(a, Tensor) and a.requires_grad for a in args):
+            return outputs
+        message = "trying to differentiate twice a function that was marked with @once_differentiable"
+        results = []
+        for v in outputs if isinstance(outputs, tuple) else (outputs,):
+            if isinstance(v, Tensor):
+                leaf = v.detach().requires_grad_(True)  # torch's stand-in input, a leaf of its own
+                v = Tensor._make(leaf._array, Error(message, leaf))
+            results.append(v)
+        return tuple(results) if isinstance(outputs, tuple) else results[0]
+
+    return wrapper

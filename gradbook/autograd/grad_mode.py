@@ -11,11 +11,22 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class _State:
     enabled = True  # read on every op, so a plain class attribute (no thread-locals)
+    inference = False  # inside inference_mode: the tensors made are inference tensors
 
 
 def is_grad_enabled() -> bool:
     """Whether new operations are recorded for backward, as ``torch.is_grad_enabled()``."""
     return _State.enabled
+
+
+def is_inference_mode_enabled() -> bool:
+    """Whether code runs inside ``inference_mode()``, as ``torch.is_inference_mode_enabled()``."""
+    return _State.inference
+
+
+class InferenceVersion(list):
+    """The version counter (``Tensor._vc``) of a tensor made under ``inference_mode``: its type is
+    the mark ``Tensor.is_inference()`` reads, and views and detached copies share it, as in torch."""
 
 
 class _GradMode:
@@ -86,3 +97,44 @@ class set_grad_enabled(_GradMode):
 
     def __enter__(self) -> None:
         _State.enabled = self.mode  # prev was taken when the call switched the mode
+
+
+class inference_mode(_GradMode):
+    """Run code that will never be differentiated: like ``no_grad``, nothing is recorded, and
+    the tensors made inside are inference tensors (``t.is_inference()``). A context manager and
+    a decorator (with or without parentheses); ``inference_mode(False)`` turns it off again.
+
+    >>> import gradbook as torch
+    >>> x = torch.tensor(1.0, requires_grad=True)
+    >>> with torch.inference_mode():
+    ...     y = x * 2
+    ...     torch.is_inference_mode_enabled()
+    True
+    >>> y.requires_grad, torch.is_inference_mode_enabled()
+    (False, False)
+    """
+
+    def __new__(cls, mode: Any = True) -> Any:
+        if mode is None or isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)  # @inference_mode without parentheses: mode is the function
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = mode
+
+    def __enter__(self) -> None:
+        self.prev = (_State.enabled, _State.inference)
+        _State.enabled, _State.inference = not self.mode, self.mode  # as torch: False turns grad on
+
+    def __exit__(self, *exc: object) -> None:
+        _State.enabled, _State.inference = self.prev
+
+    def __call__(self, fn: F) -> F:
+        mode = self.mode
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with inference_mode(mode):
+                return fn(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]

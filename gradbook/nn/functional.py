@@ -6,9 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import _dispatch, ops
-from .._dtypes import scalar_name
+from .. import _dispatch, _factories, ops
+from .._dtypes import scalar_name, type_name
+from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
+from . import _ops as _nn_ops
 
 
 def relu(input: Tensor) -> Tensor:  # noqa: A002
@@ -49,10 +51,14 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return out + bias if bias is not None else out
 
 
-def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
-    """Mean squared error: mean((input - target)²) (or ``sum``, or ``none``)."""
+def _check_reduction(reduction: str) -> None:
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _broadcast_target(input: Tensor, target: Any) -> tuple[Tensor, Tensor]:  # noqa: A002
+    """As torch's pointwise losses: a target of another size is broadcast against the input,
+    with torch's warning."""
     target = _dispatch.lift(target, input)
     if input._array.shape != target._array.shape:
         import warnings
@@ -61,12 +67,19 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
             "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
         _dispatch.broadcast_check(input._array.shape, target._array.shape)
         shape = np.broadcast_shapes(input._array.shape, target._array.shape)  # as torch.broadcast_tensors
         input = input.expand(shape) if input._array.shape != shape else input
         target = target.expand(shape) if target._array.shape != shape else target
+    return input, target
+
+
+def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+    """Mean squared error: mean((input - target)²) (or ``sum``, or ``none``)."""
+    _check_reduction(reduction)
+    input, target = _broadcast_target(input, target)
     return ops.MseLossBackward0.apply(input, target, reduction=reduction)
 
 
@@ -75,8 +88,7 @@ def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean", ignore_inde
 
     ``input`` is (N, C) with N class indices, or (C,) with one (a 0-d target).
     """
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _check_reduction(reduction)
     if target._array.dtype not in (np.int64, np.uint8):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {scalar_name(target._array.dtype)}")
     if target.ndim > 1:
@@ -99,4 +111,291 @@ def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean", ignore
     return nll_loss(input.log_softmax(classes), target, reduction=reduction, ignore_index=ignore_index)
 
 
-_ = Any
+# ------------------------------------------------ activations
+
+
+def _floating_input(input: Tensor, kernel: str) -> None:  # noqa: A002
+    if input._array.dtype.kind != "f":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_name(input._array.dtype)}'")
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:  # noqa: A002
+    """x where x > 0, else negative_slope · x (one LeakyReluBackward0 node).
+
+    >>> import gradbook as torch
+    >>> torch.nn.functional.leaky_relu(torch.tensor([-2.0, 3.0]), 0.1)
+    tensor([-0.2000,  3.0000])
+    """
+    _floating_input(input, "leaky_relu_cpu")
+    return _nn_ops.LeakyReluBackward0.apply(input, negative_slope=negative_slope)  # inplace: computed out of place
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
+    """x · Φ(x), Φ the standard normal CDF; ``approximate="tanh"`` uses torch's tanh formula.
+
+    >>> import gradbook as torch
+    >>> torch.nn.functional.gelu(torch.tensor([-1.0, 0.0, 1.0]))
+    tensor([-0.1587,  0.0000,  0.8413])
+    """
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    _floating_input(input, "GeluKernelImpl")
+    return _nn_ops.GeluBackward0.apply(input, approximate=approximate)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
+    """In training, each element zeroed with probability p and the rest scaled by 1/(1-p), as
+    torch: ``input * mask`` (a MulBackward0 node); outside training (or p = 0), ``input`` itself.
+
+    >>> import gradbook as torch
+    >>> x = torch.ones(4)
+    >>> torch.nn.functional.dropout(x, 0.5, training=False) is x
+    True
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    if p == 1:
+        mask = _factories.zeros((), dtype=input.dtype)  # torch multiplies by a 0-d zero
+    else:
+        keep = _factories.rand(input.shape) < 1 - p  # a Bernoulli(1 - p) draw per element
+        mask = keep.to(input.dtype).div_(1 - p)
+    return input.mul_(mask) if inplace else input * mask
+
+
+# ------------------------------------------------ normalisation and lookup
+
+
+def batch_norm(
+    input: Tensor,  # noqa: A002
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-05,
+) -> Tensor:
+    """weight · (x - mean)/√(var + eps) + bias for each channel (dimension 1), one
+    NativeBatchNormBackward0 node.
+
+    In training, mean and (biased) var are the batch's, and the running statistics, if given, move
+    towards them in place: ``running = (1 - momentum)·running + momentum·batch``, with the unbiased
+    variance, as torch. Otherwise the running statistics are used.
+
+    >>> import gradbook as torch
+    >>> x = torch.tensor([[1.0], [3.0]])
+    >>> mean, var = torch.zeros(1), torch.ones(1)
+    >>> torch.nn.functional.batch_norm(x, mean, var, training=True)
+    tensor([[-1.0000],
+            [ 1.0000]])
+    >>> mean, var
+    (tensor([0.2000]), tensor([1.1000]))
+    """
+    if training:
+        per_channel = input.numel() // input.shape[1] if input.ndim > 1 else input.numel()
+        if per_channel <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+    elif running_mean is None or running_var is None:
+        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    channels = input.shape[1]
+    weight = weight if weight is not None else _factories.ones(channels, dtype=input.dtype)  # needs no gradient
+    bias = bias if bias is not None else _factories.zeros(channels, dtype=input.dtype)
+    stats = {"running_mean": None, "running_var": None}
+    if not training:
+        stats = {"running_mean": running_mean._array, "running_var": running_var._array}
+    out = _nn_ops.NativeBatchNormBackward0.apply(input, weight, bias, **stats, training=training, eps=eps)
+    if training and running_mean is not None and running_var is not None:
+        x = input._array
+        dims = _nn_ops._batch_dims(x.shape)
+        count = x.size // channels
+        mean = np.mean(x, axis=dims, dtype=np.float64)
+        unbiased = np.var(x, axis=dims, dtype=np.float64) * count / (count - 1)
+        with no_grad():
+            running_mean.copy_(Tensor._make(momentum * mean + (1 - momentum) * running_mean._array))
+            running_var.copy_(Tensor._make(momentum * unbiased + (1 - momentum) * running_var._array))
+    return out
+
+
+def embedding(
+    input: Tensor,  # noqa: A002
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
+    """The rows of ``weight`` at the indices ``input``: shape ``input.shape + (embedding_dim,)``.
+
+    ``padding_idx``'s row gets no gradient.
+
+    >>> import gradbook as torch
+    >>> torch.nn.functional.embedding(torch.tensor([2, 0]), torch.arange(6.0).reshape(3, 2))
+    tensor([[4., 5.],
+            [0., 1.]])
+    """
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise NotImplementedError("gradbook's embedding has no max_norm, scale_grad_by_freq or sparse")
+    if input._array.dtype not in (np.int64, np.int32):
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+            f"but got {type_name(input._array.dtype)} instead (while checking arguments for embedding)"
+        )
+    rows = weight.shape[0]
+    if input.numel() and (input._array.min() < 0 or input._array.max() >= rows):
+        raise IndexError("index out of range in self")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += rows
+    return _nn_ops.EmbeddingBackward0.apply(weight, indices=input, padding_idx=padding_idx)
+
+
+# ------------------------------------------------ losses
+
+
+def _same_dtype(input: Tensor, target: Tensor) -> None:  # noqa: A002
+    if target._array.dtype != input._array.dtype:
+        raise RuntimeError(
+            f"Found dtype {scalar_name(target._array.dtype)} but expected {scalar_name(input._array.dtype)}"
+        )
+
+
+def _not_differentiable(function: str, **tensors: Tensor | None) -> None:
+    for name, t in tensors.items():
+        if t is not None and t.requires_grad:
+            raise RuntimeError(
+                f"The function '{function}' is not differentiable with respect to argument '{name}'. "
+                "This input cannot have requires_grad True."
+            )
+
+
+def _array_of(t: Tensor | None) -> np.ndarray | None:
+    return None if t is None else t._array
+
+
+def binary_cross_entropy(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """-mean(weight · (t ln x + (1 - t) ln(1 - x))) for probabilities x, each log clamped at -100.
+
+    >>> import gradbook as torch
+    >>> torch.nn.functional.binary_cross_entropy(torch.tensor([0.5]), torch.tensor([1.0]))
+    tensor(0.6931)
+    """
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is deprecated. "
+            "Please ensure they have the same size."
+        )
+    _same_dtype(input, target)
+    x, t = input._array, target._array
+    if ((x < 0) | (x > 1)).any():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    if ((t < 0) | (t > 1)).any():
+        raise RuntimeError("all elements of target should be between 0 and 1")
+    _not_differentiable("binary_cross_entropy", weight=weight)
+    return _nn_ops.BinaryCrossEntropyBackward0.apply(input, target, weight=_array_of(weight), reduction=reduction)
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
+    """binary_cross_entropy(sigmoid(x), t), computed stably from the logits x in one node;
+    ``pos_weight`` weighs the positive term.
+
+    >>> import gradbook as torch
+    >>> torch.nn.functional.binary_cross_entropy_with_logits(torch.tensor([0.0]), torch.tensor([1.0]))
+    tensor(0.6931)
+    """
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    if target._array.dtype.kind != "f" and input._array.dtype.kind == "f":
+        raise RuntimeError(
+            f"result type {scalar_name(input._array.dtype)} can't be cast to the desired output type "
+            f"{scalar_name(target._array.dtype)}"
+        )
+    _not_differentiable("binary_cross_entropy_with_logits", weight=weight, pos_weight=pos_weight)
+    return _nn_ops.BinaryCrossEntropyWithLogitsBackward0.apply(
+        input, target, weight=_array_of(weight), pos_weight=_array_of(pos_weight), reduction=reduction
+    )
+
+
+def l1_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    """mean(|input - target|), recorded as torch records it: Sub, Abs, then Mean (or Sum).
+
+    >>> import gradbook as torch
+    >>> torch.nn.functional.l1_loss(torch.tensor([1.0, 4.0]), torch.tensor([2.0, 2.0]))
+    tensor(1.5000)
+    """
+    _check_reduction(reduction)
+    if weight is not None:
+        raise NotImplementedError("gradbook's l1_loss has no weight")
+    input, target = _broadcast_target(input, target)
+    loss = (input - target).abs()
+    return loss if reduction == "none" else loss.sum() if reduction == "sum" else loss.mean()
+
+
+def smooth_l1_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """mean of ½d²/beta where |d| < beta, else |d| - ½beta, for d = input - target (beta = 0: l1_loss).
+
+    >>> import gradbook as torch
+    >>> torch.nn.functional.smooth_l1_loss(torch.tensor([0.5, 3.0]), torch.tensor([0.0, 0.0]))
+    tensor(1.3125)
+    """
+    _check_reduction(reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0:
+        return l1_loss(input, target, reduction=reduction)
+    input, target = _broadcast_target(input, target)
+    return _nn_ops.SmoothL1LossBackward0.apply(input, target, beta=beta, reduction=reduction)
+
+
+def huber_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Tensor | None = None,
+) -> Tensor:
+    """mean of ½d² where |d| < delta, else delta·(|d| - ½delta), for d = input - target.
+
+    >>> import gradbook as torch
+    >>> torch.nn.functional.huber_loss(torch.tensor([0.5, 3.0]), torch.tensor([0.0, 0.0]), delta=2.0)
+    tensor(2.0625)
+    """
+    _check_reduction(reduction)
+    if weight is not None:
+        raise NotImplementedError("gradbook's huber_loss has no weight")
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    input, target = _broadcast_target(input, target)
+    return _nn_ops.HuberLossBackward0.apply(input, target, delta=delta, reduction=reduction)

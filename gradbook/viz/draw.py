@@ -529,7 +529,7 @@ def _name_source(names: Mapping[str, Any]) -> dict[str, Tensor]:
         if isinstance(value, Tensor):
             found[name] = value
         elif isinstance(value, Module):
-            found.update(value.named_parameters(name + "."))
+            found.update(value.named_parameters(name))  # torch joins prefix and name with "."
         else:
             raise TypeError(
                 f"draw() got names={{{name!r}: {type(value).__name__}}}; names maps each name to a tensor "

@@ -204,6 +204,6 @@ def caller_tensors(depth: int = 2) -> dict[str, Tensor]:
             elif isinstance(value, Module):
                 modules.append((name, value))
     for name, module in modules:
-        for pname, p in module.named_parameters(name + "."):
+        for pname, p in module.named_parameters(name):  # torch joins prefix and name with "."
             found.setdefault(pname, p)
     return found

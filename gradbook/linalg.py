@@ -1,0 +1,29 @@
+"""``torch.linalg``: the vector norms lessons use (``linalg.norm``, ``linalg.vector_norm``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _dispatch
+from .tensor import Tensor
+
+
+def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A002
+    """(Σ |x|ᵖ)^(1/p) of all elements, or along ``dim``; ``ord=float('inf')`` is max |x|."""
+    return _dispatch.vector_norm(x, ord, dim, keepdim)
+
+
+def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A002, N803
+    """A vector norm (2 by default); for a matrix with no ``dim``, the Frobenius norm. gradbook has
+    no other matrix norms (``ord=2`` of a matrix, ``'nuc'``)."""
+    if ord is None or ord == "fro":
+        if ord == "fro" and dim is not None and not (isinstance(dim, (tuple, list)) and len(dim) == 2):
+            raise RuntimeError("linalg.norm: If dim is specified, it must be of length 1 or 2. Got []")
+        return _dispatch.vector_norm(A, 2, dim, keepdim, "linalg.norm")
+    matrix = (dim is None and A.ndim == 2) or (isinstance(dim, (tuple, list)) and len(dim) == 2)
+    if matrix:
+        raise NotImplementedError(
+            f"gradbook has no matrix norm ord={ord!r}: use ord=None or 'fro' (the Frobenius norm), or a vector norm "
+            "with dim="
+        )
+    return _dispatch.vector_norm(A, ord, dim, keepdim, "linalg.norm")

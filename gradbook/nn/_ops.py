@@ -1,0 +1,314 @@
+"""The ops of ``gradbook.nn.functional`` that torch records as one node each.
+
+Written like the op table in ``gradbook/ops.py`` (one class per op, named after torch's
+``grad_fn``; ``forward`` in NumPy; one backward rule per input, in the helpers of ``ops.py``, so
+that it runs on arrays in a plain backward and on Tensors under ``create_graph=True``). Where
+torch records a composition (``l1_loss`` is Sub, Abs, Mean; ``dropout`` is a Mul), functional.py
+composes the existing ops instead.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..ops import Op, _constant, _exp, _is_tensor, _mean, _scatter, _sigmoid, _sum, _where
+
+_SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+_GELU_KAPPA = 0.044715
+_BCE_EPSILON = 1e-12  # torch's floor for x(1-x) in the gradient of binary_cross_entropy
+
+
+def _reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
+    """Each loss (``none``), their sum, or their mean."""
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return np.add.reduce(loss, axis=None)
+    return _mean(loss, None, False)
+
+
+def _per_element(n: Op, g: Any) -> Any:
+    """The upstream gradient of one element's loss: g, or g/N for the mean."""
+    return g / math.prod(n._meta[0][0]) if n.reduction == "mean" else g
+
+
+def _erf_of(a: np.ndarray) -> np.ndarray:
+    return np.vectorize(math.erf, otypes=[np.float64])(a).astype(a.dtype, copy=False)  # NumPy has no erf
+
+
+def _erf(x: Any) -> Any:
+    return ErfBackward0.apply(x) if _is_tensor(x) else _erf_of(x)
+
+
+def _tanh(x: Any) -> Any:
+    return x.tanh() if _is_tensor(x) else np.tanh(x)
+
+
+def _log(x: Any) -> Any:
+    return x.log() if _is_tensor(x) else np.log(x)
+
+
+def _clip(x: Any, low: float, high: float) -> Any:
+    return x.clamp(low, high) if _is_tensor(x) else np.clip(x, low, high)
+
+
+def _weighted(x: Any, weight: np.ndarray | None, like: Any) -> Any:
+    """x times a loss's ``weight`` (a constant), if it has one."""
+    return x if weight is None else x * _constant(weight, like)
+
+
+def _float_target(a: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """An integer target counts in the input's dtype (NumPy would promote float32 to float64)."""
+    return t if t.dtype.kind == "f" else t.astype(a.dtype)
+
+
+# ================================================================ activations
+
+
+class ErfBackward0(Op):
+    """out = erf(self) = 2/√π ∫₀ˢᵉˡᶠ e^(-t²) dt (GELU's rule uses it under create_graph)"""
+
+    saves = ("self",)
+    forward = staticmethod(lambda a: _erf_of(a if a.dtype.kind == "f" else a.astype(np.float32)))
+    rules = {"∂out/∂self = 2/√π · e^(-self²)": lambda n, g, self: g * (2 / math.sqrt(math.pi)) * _exp(-self * self)}
+
+
+class LeakyReluBackward0(Op):
+    """out = self where self > 0, else negative_slope · self"""
+
+    saves = ("self",)
+    forward = staticmethod(lambda a, negative_slope: np.where(a > 0, a, a * a.dtype.type(negative_slope)))
+    rules = {
+        "∂out/∂self = 1 where self > 0, else negative_slope": (
+            lambda n, g, self: _where(self > 0, g, g * n.negative_slope)
+        ),
+    }
+
+
+def _gelu(a: np.ndarray, approximate: str) -> np.ndarray:
+    if approximate == "tanh":
+        return 0.5 * a * (1 + np.tanh(_SQRT_2_OVER_PI * (a + _GELU_KAPPA * a * a * a)))
+    return a * 0.5 * (1 + _erf_of(a * math.sqrt(0.5)))
+
+
+def _gelu_slope(x: Any, approximate: str) -> Any:
+    if approximate == "tanh":
+        t = _tanh(_SQRT_2_OVER_PI * (x + _GELU_KAPPA * x * x * x))
+        return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _SQRT_2_OVER_PI * (1 + 3 * _GELU_KAPPA * x * x)
+    return 0.5 * (1 + _erf(x * math.sqrt(0.5))) + x * _exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+
+
+class GeluBackward0(Op):
+    """out = self · Φ(self), Φ the normal CDF (approximate='tanh': ½ self (1 + tanh(√(2/π)(self + 0.044715 self³))))"""
+
+    saves = ("self",)
+    forward = staticmethod(_gelu)
+    rules = {"∂out/∂self = Φ(self) + self · φ(self)": lambda n, g, self: g * _gelu_slope(self, n.approximate)}
+
+
+# ================================================================ normalisation and lookup
+
+
+def _batch_dims(shape: tuple) -> tuple[int, ...]:
+    """The dimensions a channel's statistics run over: all but dimension 1 (N, and L of (N, C, L))."""
+    return (0, *range(2, len(shape)))
+
+
+def _channel(v: Any, ndim: int) -> Any:
+    """A per-channel vector (C,) shaped to broadcast against (N, C) or (N, C, L)."""
+    return v.reshape((1, -1) + (1,) * (ndim - 2))
+
+
+def _batch_norm(
+    x: np.ndarray, w: np.ndarray, b: np.ndarray, running_mean: Any, running_var: Any, training: bool, eps: float
+) -> np.ndarray:
+    dims = _batch_dims(x.shape)
+    if training:
+        mean = np.mean(x, axis=dims, keepdims=True, dtype=np.float64)
+        var = np.mean(np.square(x - mean), axis=dims, keepdims=True)
+    else:
+        mean, var = _channel(running_mean, x.ndim), _channel(running_var, x.ndim)
+    out = (x - mean) / np.sqrt(var + eps) * _channel(w, x.ndim) + _channel(b, x.ndim)
+    return out.astype(x.dtype, copy=False)
+
+
+def _normed(n: Op, x: Any) -> tuple[Any, Any]:
+    """x̂ = (x - mean)·invstd and invstd, per channel: the batch's statistics in training (functions
+    of x, so that create_graph differentiates through them), the running ones in eval (constants)."""
+    shape = n._meta[0][0]
+    if n.training:
+        dims = _batch_dims(shape)
+        m = math.prod(shape[d] for d in dims)
+        centred = x - _sum(x, dims) / m
+        invstd = (_sum(centred * centred, dims) / m + n.eps) ** -0.5
+        return centred * invstd, invstd
+    invstd = _constant(_channel((n.running_var + n.eps) ** -0.5, len(shape)), x)
+    return (x - _constant(_channel(n.running_mean, len(shape)), x)) * invstd, invstd
+
+
+def _batch_norm_input_rule(n: Op, g: Any, input: Any, weight: Any) -> Any:
+    shape = n._meta[0][0]
+    normed, invstd = _normed(n, input)
+    w = _channel(weight, len(shape))
+    if not n.training:  # the statistics are constants: a per-channel scale
+        return g * w * invstd
+    dims = _batch_dims(shape)
+    m = math.prod(shape[d] for d in dims)
+    return w * invstd / m * (m * g - _sum(g, dims) - normed * _sum(g * normed, dims))
+
+
+class NativeBatchNormBackward0(Op):
+    """out = weight · (input - mean)/√(var + eps) + bias, per channel (dimension 1)
+
+    In training the mean and the (biased) variance are the batch's, over every dimension but 1;
+    in eval they are ``running_mean`` and ``running_var``. ``weight`` and ``bias`` are ones and
+    zeros that need no gradient when the layer has none (``affine=False``).
+    """
+
+    inputs = ("input", "weight", "bias")
+    saves = ("input", "weight")
+    forward = staticmethod(_batch_norm)
+    rules = {
+        "∂/∂input: weight·invstd/m · (m·g - Σg - x̂ Σ g·x̂)": _batch_norm_input_rule,
+        "∂/∂weight: Σ g · x̂ over the batch": (
+            lambda n, g, input: _sum(g * _normed(n, input)[0], _batch_dims(n._meta[0][0])).reshape(-1)
+        ),
+        "∂/∂bias: Σ g over the batch": lambda n, g: _sum(g, _batch_dims(n._meta[0][0])).reshape(-1),
+    }
+
+
+class EmbeddingBackward0(Op):
+    """out = weight[indices]: one row of weight per index"""
+
+    inputs = ("weight",)
+    forward = staticmethod(lambda w, indices, padding_idx: w[indices._array])
+    rules = {
+        "∂/∂weight: g added into each index's row (not padding_idx's)": lambda n, g: _scatter(
+            g if n.padding_idx is None else g * _constant(_not_padding(n), g), n._meta[0][0], n.indices._array
+        ),
+    }
+
+
+def _not_padding(n: Op) -> np.ndarray:
+    return (n.indices._array != n.padding_idx)[..., None].astype(n._meta[0][1])
+
+
+# ================================================================ losses
+
+
+def _bce(a: np.ndarray, t: np.ndarray, weight: Any, reduction: str) -> np.ndarray:
+    loss = (t - 1) * np.maximum(np.log1p(-a), -100) - t * np.maximum(np.log(a), -100)
+    return _reduce(loss if weight is None else loss * weight, reduction)
+
+
+class BinaryCrossEntropyBackward0(Op):
+    """out = mean of -weight · (target · ln self + (1 - target) · ln(1 - self)), each log ≥ -100"""
+
+    inputs = ("self", "target")
+    saves = ("self", "target")
+    forward = staticmethod(_bce)
+    rules = {
+        "∂out/∂self = weight·(self - target)/max(self(1 - self), 1e-12)": lambda n, g, self, target: _weighted(
+            _per_element(n, g) * (self - target) / _where(self * (1 - self) > _BCE_EPSILON, self * (1 - self), 1e-12),
+            n.weight,
+            g,
+        ),
+        "∂out/∂target = weight · (ln(1 - self) - ln self)": lambda n, g, self: _weighted(
+            _per_element(n, g) * (_log(1 - self) - _log(self)), n.weight, g
+        ),
+    }
+
+
+def _bce_with_logits(a: np.ndarray, t: np.ndarray, weight: Any, pos_weight: Any, reduction: str) -> np.ndarray:
+    t = _float_target(a, t)
+    softplus_neg = np.maximum(-a, 0) + np.log1p(np.exp(-np.abs(a)))  # ln(1 + e⁻ˣ), computed stably
+    loss = (1 - t) * a + (softplus_neg if pos_weight is None else (1 + (pos_weight - 1) * t) * softplus_neg)
+    return _reduce(loss if weight is None else loss * weight, reduction)
+
+
+def _bce_with_logits_self_rule(n: Op, g: Any, self: Any, target: Any) -> Any:
+    p = _sigmoid_of(self)
+    slope = (
+        p - target
+        if n.pos_weight is None
+        else (1 + (_constant(n.pos_weight, g) - 1) * target) * p - _constant(n.pos_weight, g) * target
+    )
+    return _weighted(_per_element(n, g) * slope, n.weight, g)
+
+
+def _bce_with_logits_target_rule(n: Op, g: Any, self: Any) -> Any:
+    slope = -self if n.pos_weight is None else (_constant(n.pos_weight, g) - 1) * -_log(_sigmoid_of(self)) - self
+    return _weighted(_per_element(n, g) * slope, n.weight, g)
+
+
+class BinaryCrossEntropyWithLogitsBackward0(Op):
+    """out = mean of weight · ((1 - target) · self + (1 + (pw - 1)·target) · ln(1 + e⁻ˢᵉˡᶠ)), pw = pos_weight"""
+
+    inputs = ("self", "target")
+    saves = ("self", "target")
+    forward = staticmethod(_bce_with_logits)
+    rules = {
+        "∂out/∂self = weight·((1 + (pw - 1)·target)·σ(self) - pw·target)": _bce_with_logits_self_rule,
+        "∂out/∂target = weight · ((pos_weight - 1) · ln(1 + e⁻ˢᵉˡᶠ) - self)": _bce_with_logits_target_rule,
+    }
+
+
+def _sigmoid_of(x: Any) -> Any:
+    return x.sigmoid() if _is_tensor(x) else _sigmoid(x)
+
+
+def _smooth_l1(a: np.ndarray, t: np.ndarray, beta: float, reduction: str) -> np.ndarray:
+    d = np.abs(a - _float_target(a, t))
+    return _reduce(np.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
+
+
+class SmoothL1LossBackward0(Op):
+    """out = mean of ½(self - target)²/beta where |self - target| < beta, else |self - target| - ½beta"""
+
+    inputs = ("self", "target")
+    saves = ("self", "target")
+    forward = staticmethod(_smooth_l1)
+    rules = {
+        "∂out/∂self = clamp((self - target)/beta, -1, 1)": lambda n, g, self, target: (
+            _per_element(n, g) * _clip((self - target) / n.beta, -1, 1)
+        ),
+        "∂out/∂target = -clamp((self - target)/beta, -1, 1)": lambda n, g, self, target: (
+            -_per_element(n, g) * _clip((self - target) / n.beta, -1, 1)
+        ),
+    }
+
+
+def _huber(a: np.ndarray, t: np.ndarray, delta: float, reduction: str) -> np.ndarray:
+    d = np.abs(a - _float_target(a, t))
+    loss = np.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)).astype(a.dtype, copy=False)
+    return _reduce(loss, reduction)
+
+
+class HuberLossBackward0(Op):
+    """out = mean of ½(self - target)² where |self - target| < delta, else delta·(|self - target| - ½delta)"""
+
+    inputs = ("self", "target")
+    saves = ("self", "target")
+    forward = staticmethod(_huber)
+    rules = {
+        "∂out/∂self = clamp(self - target, -delta, delta)": lambda n, g, self, target: (
+            _per_element(n, g) * _clip(self - target, -n.delta, n.delta)
+        ),
+        "∂out/∂target = -clamp(self - target, -delta, delta)": lambda n, g, self, target: (
+            -_per_element(n, g) * _clip(self - target, -n.delta, n.delta)
+        ),
+    }
+
+
+# ================================================================ module hooks
+
+
+class BackwardHookFunctionBackward(Op):
+    """out = self: the node a module with a full backward hook puts on its inputs and outputs,
+    where the hook reads their gradients"""
+
+    forward = staticmethod(lambda a: a.copy())
+    rules = {"∂out/∂self = 1": lambda n, g: g}

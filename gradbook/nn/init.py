@@ -1,0 +1,148 @@
+"""gradbook.nn.init: torch's weight initialisers, each filling a tensor in place under no_grad.
+
+The bounds and standard deviations are torch's; the random numbers come from gradbook's own
+generator (``gradbook.manual_seed``), so they are not torch's numbers.
+
+>>> import gradbook as torch
+>>> w = torch.nn.Parameter(torch.empty(4, 2))
+>>> torch.nn.init.constant_(w, 0.5)
+Parameter containing:
+tensor([[0.5000, 0.5000],
+        [0.5000, 0.5000],
+        [0.5000, 0.5000],
+        [0.5000, 0.5000]], requires_grad=True)
+>>> torch.nn.init.calculate_gain("relu")
+1.4142135623730951
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+from .. import _factories
+from ..autograd.grad_mode import no_grad
+from ..tensor import Tensor
+
+__all__ = [
+    "calculate_gain",
+    "constant_",
+    "kaiming_normal_",
+    "kaiming_uniform_",
+    "normal_",
+    "ones_",
+    "uniform_",
+    "xavier_normal_",
+    "xavier_uniform_",
+    "zeros_",
+]
+
+_LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d")
+
+
+def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
+    """The factor that keeps activations' variance steady through ``nonlinearity``: 1 for
+    linear and sigmoid, 5/3 for tanh, √2 for relu, √(2/(1 + slope²)) for leaky_relu, 3/4 for selu."""
+    if nonlinearity in _LINEAR or nonlinearity == "sigmoid":
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            slope = 0.01
+        elif not isinstance(param, bool) and isinstance(param, (int, float)):
+            slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + slope**2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _fill(tensor: Tensor, values: Tensor) -> Tensor:
+    with no_grad():
+        return tensor.copy_(values)
+
+
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: None = None) -> Tensor:
+    """Fill with numbers drawn uniformly from [a, b)."""
+    return _fill(tensor, _factories.rand(tensor.shape, dtype=tensor.dtype) * (b - a) + a)
+
+
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: None = None) -> Tensor:
+    """Fill with numbers drawn from the normal distribution N(mean, std²)."""
+    return _fill(tensor, _factories.randn(tensor.shape, dtype=tensor.dtype) * std + mean)
+
+
+def constant_(tensor: Tensor, val: float) -> Tensor:
+    """Fill with ``val``."""
+    with no_grad():
+        return tensor.fill_(val)
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    return constant_(tensor, 1.0)
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    with no_grad():
+        return tensor.zero_()
+
+
+def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
+    """(fan_in, fan_out): for a weight (out, in, *kernel), in and out times the kernel's size."""
+    if tensor.dim() < 2:
+        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+    receptive_field = math.prod(tensor.shape[2:])
+    return tensor.shape[1] * receptive_field, tensor.shape[0] * receptive_field
+
+
+def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
+    mode = mode.lower()
+    valid_modes = ["fan_in", "fan_out"]
+    if mode not in valid_modes:
+        raise ValueError(f"Mode {mode} not supported, please use one of {valid_modes}")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def _no_elements(tensor: Tensor) -> bool:
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
+        return True
+    return False
+
+
+def kaiming_uniform_(
+    tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu", generator: None = None
+) -> Tensor:
+    """He initialisation: uniform in ±√3 · gain/√fan (fan_in keeps the forward pass's variance)."""
+    if _no_elements(tensor):
+        return tensor
+    bound = math.sqrt(3.0) * calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
+    return uniform_(tensor, -bound, bound)
+
+
+def kaiming_normal_(
+    tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu", generator: None = None
+) -> Tensor:
+    """He initialisation: normal with std = gain/√fan."""
+    if _no_elements(tensor):
+        return tensor
+    return normal_(tensor, 0, calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode)))
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: None = None) -> Tensor:
+    """Glorot initialisation: uniform in ±gain·√(6/(fan_in + fan_out))."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    return uniform_(tensor, -bound, bound)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: None = None) -> Tensor:
+    """Glorot initialisation: normal with std = gain·√(2/(fan_in + fan_out))."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)))

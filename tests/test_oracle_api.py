@@ -1,0 +1,338 @@
+"""torch's API surface that lessons reach for (issue 11), one line per case, torch decides.
+
+Each case runs on gradbook and on torch; the outcomes must be equal: values (tensors as dtype,
+shape, values, requires_grad), reprs with ``torch.`` read as ``gradbook.``, or the exception's type
+and first line. Skipped without torch.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_oracle_semantics import normal
+
+import gradbook
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.oracle
+
+
+def outcome(T, program):
+    try:
+        return ("value", renamed(normal(program(T))))
+    except BaseException as e:  # noqa: BLE001  (AssertionError is torch's CUDA refusal)
+        return ("error", type(e).__name__, str(e).split("\n")[0].replace("torch.", "gradbook."))
+
+
+def renamed(v):
+    """torch's module name read as gradbook's, in every string of a value."""
+    if isinstance(v, str):
+        return v.replace("torch.", "gradbook.")
+    return tuple(renamed(x) for x in v) if isinstance(v, (tuple, list)) else v
+
+
+def with_default_dtype(T, d, program):
+    """``program`` run with ``set_default_dtype(d)``, the default restored after."""
+    T.set_default_dtype(d)
+    try:
+        return program()
+    finally:
+        T.set_default_dtype(T.float32)
+
+
+def leaf(T, values, **kw):
+    return T.tensor(values, requires_grad=True, **kw)
+
+
+CASES = {
+    # ------------------------------------------------ devices: the CPU only
+    "device('cpu')": lambda T: repr(T.device("cpu")),
+    "str(device)": lambda T: str(T.device("cpu")),
+    "device('cpu', 0)": lambda T: repr(T.device("cpu", 0)),
+    "device('cpu:0')": lambda T: repr(T.device("cpu:0")),
+    "device('cuda:1') can be named": lambda T: (
+        repr(T.device("cuda:1")),
+        T.device("cuda:1").type,
+        T.device("cuda:1").index,
+    ),
+    "device(type=, index=)": lambda T: repr(T.device(type="cpu", index=0)),
+    "device of a device": lambda T: repr(T.device(T.device("cpu"))),
+    "device('gpu')": lambda T: T.device("gpu"),
+    "device('float64')": lambda T: T.device("float64"),
+    "device('cpu:x')": lambda T: T.device("cpu:x"),
+    "device('cpu', -1)": lambda T: T.device("cpu", -1),
+    "device(0)": lambda T: T.device(0),
+    "device equality": lambda T: (
+        T.device("cpu") == T.device("cpu"),
+        T.device("cpu") == "cpu",
+        T.device("cpu") in {T.device("cpu")},
+    ),
+    "x.device": lambda T: repr(T.ones(2).device),
+    "x.device.type": lambda T: T.ones(2).device.type,
+    "x.is_cuda, x.is_cpu": lambda T: (T.ones(1).is_cuda, T.ones(1).is_cpu),
+    "x.get_device()": lambda T: T.ones(1).get_device(),
+    "the device idiom": lambda T: (lambda d: T.ones(2, device=d) * T.tensor([1.0, 2.0]).to(d))(
+        "cuda" if T.cuda.is_available() else "cpu"
+    ),
+    "factories with device=": lambda T: [
+        f(device="cpu").shape
+        for f in (
+            lambda **k: T.zeros(2, **k),
+            lambda **k: T.ones(2, **k),
+            lambda **k: T.full((2,), 3.0, **k),
+            lambda **k: T.arange(3, **k),
+            lambda **k: T.linspace(0, 1, 3, **k),
+            lambda **k: T.eye(2, **k),
+            lambda **k: T.rand(2, **k),
+            lambda **k: T.randn(2, **k),
+            lambda **k: T.randint(0, 5, (2,), **k),
+            lambda **k: T.randperm(3, **k),
+            lambda **k: T.tensor([1.0], **k),
+            lambda **k: T.as_tensor([1.0], **k),
+            lambda **k: T.zeros_like(T.ones(2), **k),
+            lambda **k: T.ones_like(T.ones(2), **k),
+        )
+    ],
+    "zeros(device='cuda')": lambda T: T.zeros(2, device="cuda"),
+    "tensor(device=device('cuda'))": lambda T: T.tensor([1.0], device=T.device("cuda")),
+    "x.cuda()": lambda T: T.ones(2).cuda(),
+    "x.to('cuda')": lambda T: T.ones(2).to("cuda"),
+    "x.to('gpu')": lambda T: T.ones(2).to("gpu"),
+    "x.to(3)": lambda T: T.ones(2).to(3),
+    "x.to('float64')": lambda T: T.ones(2).to("float64"),
+    "x.to('cpu') is x": lambda T: (lambda x: x.to("cpu") is x)(T.ones(2)),
+    "x.cpu() is x": lambda T: (lambda x: x.cpu() is x)(T.ones(2)),
+    "x.to(dtype)": lambda T: T.ones(2).to(T.float64),
+    "x.to('cpu', dtype)": lambda T: T.ones(2).to("cpu", T.float64),
+    "x.to(device=, dtype=)": lambda T: T.ones(2).to(device="cpu", dtype=T.int64),
+    "x.to(other)": lambda T: T.ones(2).to(T.ones(1, dtype=T.float64)),
+    "x.to(copy=True) is a copy": lambda T: (lambda x: x.to("cpu", copy=True) is x)(T.ones(2)),
+    "x.to(dtype) records ToCopyBackward0": lambda T: leaf(T, [1.0]).to("cpu", T.float64).grad_fn.name(),
+    "x.to(None)": lambda T: T.ones(2).to(None),
+    "x.to(non_blocking=True)": lambda T: T.ones(1).to("cpu", non_blocking=True),
+    "x.to([1])": lambda T: T.ones(2).to([1]),
+    "x.to(dtype, dtype)": lambda T: T.ones(2).to(T.float64, T.float32),
+    "cuda queries": lambda T: (T.cuda.is_available(), T.cuda.device_count(), T.cuda.is_initialized()),
+    "cuda.manual_seed": lambda T: (T.cuda.manual_seed(0), T.cuda.manual_seed_all(0)),
+    "cuda.memory_allocated": lambda T: T.cuda.memory_allocated(),
+    "cuda.current_device()": lambda T: T.cuda.current_device(),
+    "cuda.get_device_name()": lambda T: T.cuda.get_device_name(),
+    "cuda.synchronize()": lambda T: T.cuda.synchronize(),
+    "accelerator": lambda T: (
+        T.accelerator.is_available(),
+        T.accelerator.current_accelerator(),
+        T.accelerator.device_count(),
+    ),
+    "backends.mps": lambda T: (T.backends.mps.is_available(), T.backends.mps.is_built()),
+    "backends.cudnn flags": lambda T: (
+        T.backends.cudnn.enabled,
+        T.backends.cudnn.benchmark,
+        T.backends.cudnn.deterministic,
+        T.backends.cudnn.is_available(),
+    ),
+    "get_default_device": lambda T: repr(T.get_default_device()),
+    "set_default_device('cpu')": lambda T: (T.set_default_device("cpu"), T.ones(1))[1],
+    "set_default_device('cuda'), then a factory": lambda T: (
+        (
+            T.set_default_device("cuda"),
+            (lambda: (_ for _ in ()).throw(AssertionError("unreached"))) if False else None,
+        )
+        and _restoring_device(T, lambda: T.zeros(1))
+    ),
+    # ------------------------------------------------ the default dtype
+    "get_default_dtype": lambda T: T.get_default_dtype(),
+    "set_default_dtype(float64): floats": lambda T: with_default_dtype(
+        T,
+        T.float64,
+        lambda: (
+            T.tensor([1.5]),
+            T.ones(1),
+            T.arange(0.0, 2.0),
+            T.linspace(0, 1, 3),
+            T.Tensor([1]),
+            T.tensor([1, 2]) / 2,
+            T.tensor([1, 2]) * 1.5,
+            T.exp(T.tensor([1])),
+            T.get_default_dtype(),
+        ),
+    ),
+    "set_default_dtype(float64): a float32 tensor prints its dtype": lambda T: with_default_dtype(
+        T, T.float64, lambda: repr(T.tensor([1.5], dtype=T.float32))
+    ),
+    "set_default_dtype(float64): repr of a float64 tensor": lambda T: with_default_dtype(
+        T, T.float64, lambda: repr(T.tensor([1.5, 2.0]))
+    ),
+    "set_default_dtype(float64): FloatTensor stays float32": lambda T: with_default_dtype(
+        T, T.float64, lambda: T.FloatTensor([1]).dtype
+    ),
+    "set_default_dtype(float64): gradcheck-style leaf": lambda T: with_default_dtype(
+        T, T.float64, lambda: (lambda x: ((x * x).sum().backward(), x.grad)[1])(leaf(T, [0.1, 0.2]))
+    ),
+    "set_default_dtype(int64)": lambda T: T.set_default_dtype(T.int64),
+    # ------------------------------------------------ legacy types and names
+    "FloatTensor([1, 2])": lambda T: T.FloatTensor([1, 2]),
+    "FloatTensor(2, 3).shape": lambda T: T.FloatTensor(2, 3).shape,
+    "LongTensor([1, 2])": lambda T: T.LongTensor([1, 2]),
+    "DoubleTensor([1, 2])": lambda T: T.DoubleTensor([1, 2]),
+    "BoolTensor([1, 0])": lambda T: T.BoolTensor([1, 0]),
+    "IntTensor([1, 0])": lambda T: T.IntTensor([1, 0]),
+    "isinstance(x, FloatTensor)": lambda T: (
+        isinstance(T.ones(2), T.FloatTensor),
+        isinstance(T.ones(2), T.LongTensor),
+        isinstance(T.ones(2, dtype=T.int64), T.LongTensor),
+        isinstance(T.ones(2), T.Tensor),
+    ),
+    "repr(FloatTensor)": lambda T: repr(T.FloatTensor),
+    "x.type()": lambda T: (T.ones(2).type(), T.ones(2, dtype=T.int64).type(), T.ones(2, dtype=T.float64).type()),
+    "x.type(DoubleTensor)": lambda T: leaf(T, [1.0]).type(T.DoubleTensor),
+    "x.type('torch.DoubleTensor')": lambda T: T.ones(1).type(f"{T.__name__}.DoubleTensor"),
+    "x.type(float64)": lambda T: T.ones(1).type(T.float64),
+    "type(x)": lambda T: repr(type(T.ones(1))),
+    "type(x.dtype), type(x.shape), type(x.device)": lambda T: (
+        repr(type(T.float32)),
+        repr(type(T.ones(1).shape)),
+        repr(type(T.ones(1).device)),
+    ),
+    "Tensor(2, 3).shape": lambda T: T.Tensor(2, 3).shape,
+    "Tensor()": lambda T: T.Tensor(),
+    "is_tensor": lambda T: (T.is_tensor(T.ones(1)), T.is_tensor(1.0), T.is_tensor([1])),
+    "x.grad = 0.": lambda T: setattr(leaf(T, [1.0]), "grad", 0.0),
+    # ------------------------------------------------ new_* and size=
+    "x.new_ones(3)": lambda T: T.ones(2, dtype=T.float64).new_ones(3),
+    "x.new_zeros((2,))": lambda T: T.ones(2, dtype=T.float64).new_zeros((2,)),
+    "x.new_tensor([1.5]) on int64": lambda T: T.ones(2, dtype=T.int64).new_tensor([1.5]),
+    "x.new_full((2,), 3.0)": lambda T: T.ones(2).new_full((2,), 3.0),
+    "new_ones needs no grad": lambda T: leaf(T, [1.0]).new_ones(2).requires_grad,
+    "randn(size=())": lambda T: T.randn(size=()).shape,
+    "zeros(size=(2, 3))": lambda T: T.zeros(size=(2, 3)),
+    "ones(size=[2])": lambda T: T.ones(size=[2]),
+    "rand(size=(1, 2)).shape": lambda T: T.rand(size=(1, 2)).shape,
+    # ------------------------------------------------ norms, reductions, elementwise
+    "x.norm()": lambda T: T.tensor([[3.0, 4.0], [0.0, 12.0]]).norm(),
+    "x.norm(p=1, dim=1)": lambda T: T.tensor([[3.0, -4.0], [0.0, 12.0]]).norm(p=1, dim=1),
+    "x.norm(inf, keepdim)": lambda T: T.tensor([[3.0, -4.0], [0.0, 12.0]]).norm(p=float("inf"), dim=0, keepdim=True),
+    "x.norm(p=3)": lambda T: T.tensor([1.0, -2.0, 3.0]).norm(p=3),
+    "torch.norm(x, dim=(0, 1))": lambda T: T.norm(T.ones(2, 3), dim=(0, 1)),
+    "linalg.norm(matrix)": lambda T: T.linalg.norm(T.tensor([[3.0, 4.0], [0.0, 12.0]])),
+    "linalg.norm(x, ord=1, dim=1)": lambda T: T.linalg.norm(T.tensor([[3.0, -4.0], [0.0, 12.0]]), ord=1, dim=1),
+    "linalg.vector_norm": lambda T: T.linalg.vector_norm(T.tensor([[3.0, 4.0], [0.0, 12.0]]), ord=2, dim=-1),
+    "norm grad_fn": lambda T: leaf(T, [3.0, 4.0]).norm().grad_fn.name(),
+    "norm gradient": lambda T: (lambda x: (x.norm().backward(), x.grad)[1])(leaf(T, [3.0, 4.0])),
+    "norm gradient at 0": lambda T: (lambda x: (x.norm().backward(), x.grad)[1])(leaf(T, [0.0, 0.0])),
+    "1-norm gradient": lambda T: (lambda x: (x.norm(p=1).backward(), x.grad)[1])(leaf(T, [3.0, -4.0, 0.0])),
+    "inf-norm gradient, a tie": lambda T: (lambda x: (x.norm(p=float("inf")).backward(), x.grad)[1])(
+        leaf(T, [3.0, -3.0, 1.0])
+    ),
+    "norm of an int tensor": lambda T: T.tensor([1, 2]).norm(),
+    "x.cumsum(0)": lambda T: T.tensor([[1.0, 2.0], [3.0, 4.0]]).cumsum(0),
+    "x.cumsum of ints": lambda T: T.tensor([1, 2, 3]).cumsum(0),
+    "cumsum gradient": lambda T: (lambda x: ((x.cumsum(0) * T.tensor([1.0, 2.0, 3.0])).sum().backward(), x.grad)[1])(
+        leaf(T, [1.0, 2.0, 3.0])
+    ),
+    "x.prod()": lambda T: T.tensor([[1.0, 2.0], [3.0, 4.0]]).prod(),
+    "x.prod(1, keepdim=True)": lambda T: T.tensor([[1.0, 2.0], [3.0, 4.0]]).prod(1, keepdim=True),
+    "prod of ints": lambda T: T.tensor([2, 3]).prod(),
+    "prod gradient with a zero": lambda T: (lambda x: (x.prod().backward(), x.grad)[1])(leaf(T, [2.0, 0.0, 3.0])),
+    "prod gradient with two zeros": lambda T: (lambda x: (x.prod().backward(), x.grad)[1])(leaf(T, [0.0, 0.0, 3.0])),
+    "prod(dim) gradient with a zero": lambda T: (lambda x: (x.prod(1).sum().backward(), x.grad)[1])(
+        leaf(T, [[2.0, 0.0, 3.0], [1.0, 2.0, 4.0]])
+    ),
+    "prod's second derivative with a zero": lambda T: (
+        lambda x: T.autograd.grad(T.autograd.grad(x.prod(), x, create_graph=True)[0].sum(), x)[0]
+    )(leaf(T, [2.0, 0.0, 3.0])),
+    "x.var()": lambda T: T.tensor([1.0, 2.0, 4.0]).var(),
+    "x.var(unbiased=False)": lambda T: T.tensor([1.0, 2.0, 4.0]).var(unbiased=False),
+    "x.var(False)": lambda T: T.tensor([1.0, 2.0, 4.0]).var(False),
+    "x.var(1, keepdim=True)": lambda T: T.tensor([[1.0, 2.0], [3.0, 5.0]]).var(1, keepdim=True),
+    "x.std(correction=0)": lambda T: T.tensor([1.0, 2.0, 4.0]).std(correction=0),
+    "x.std(dim=0)": lambda T: T.tensor([[1.0, 2.0], [3.0, 5.0]]).std(dim=0),
+    "var of ints": lambda T: T.tensor([1, 2]).var(),
+    "var of one element": lambda T: T.tensor([1.0]).var(),
+    "var gradient": lambda T: (lambda x: (x.var().backward(), x.grad)[1])(leaf(T, [1.0, 2.0, 4.0])),
+    "std gradient": lambda T: (lambda x: (x.std(0).sum().backward(), x.grad)[1])(leaf(T, [[1.0, 2.0], [3.0, 5.0]])),
+    "x.square()": lambda T: (lambda x: (x.square(), x.square().grad_fn.name()))(leaf(T, [1.5, -2.0])),
+    "log1p expm1 exp2 log2 log10": lambda T: (lambda x: (x.log1p(), x.expm1(), x.exp2(), x.log2(), x.log10()))(
+        T.tensor([0.5, 2.0])
+    ),
+    "sign floor ceil round": lambda T: (lambda x: (x.sign(), x.floor(), x.ceil(), x.round()))(
+        T.tensor([-1.5, 0.0, 0.5, 2.5, 3.7])
+    ),
+    "round(decimals=1)": lambda T: T.round(T.tensor([1.25, 2.35]), decimals=1),
+    "floor of ints": lambda T: T.tensor([1, -2]).floor(),
+    "step functions' gradient": lambda T: (lambda x: ((x.floor() + x.round() + x.sign()).sum().backward(), x.grad)[1])(
+        leaf(T, [1.5, -0.3])
+    ),
+    "torch.pow(x, 2)": lambda T: (lambda x: (T.pow(x, 2), T.pow(x, 2).grad_fn.name()))(leaf(T, [1.5, -2.0])),
+    "torch.pow(2, x)": lambda T: T.pow(2, T.tensor([1.0, 3.0])),
+    "x.sum(axis=0)": lambda T: T.ones(2, 3).sum(axis=0),
+    "x.mean(axis=1, keepdims=True)": lambda T: T.tensor([[1.0, 2.0], [3.0, 5.0]]).mean(axis=1, keepdims=True),
+    "torch.sum(x, dim=1)": lambda T: T.sum(T.ones(2, 3), dim=1),
+    "torch.matmul(input=, other=)": lambda T: T.matmul(input=T.ones(2, 3), other=T.ones(3)),
+    "torch.exp(input=x)": lambda T: T.exp(input=T.tensor([0.0])),
+    "allclose": lambda T: (T.allclose(T.ones(2), T.ones(2) + 1e-9), T.allclose(T.ones(2), T.zeros(2))),
+    "isclose": lambda T: T.isclose(T.tensor([1.0, 2.0]), T.tensor([1.0, 2.1])),
+    "isclose equal_nan": lambda T: T.isclose(T.tensor([float("nan")]), T.tensor([float("nan")]), equal_nan=True),
+    "equal": lambda T: (T.equal(T.ones(2), T.ones(2)), T.equal(T.ones(2), T.ones(3))),
+    "item of a (1, 1) tensor": lambda T: T.ones(1, 1).item(),
+    "numel": lambda T: (T.numel(T.ones(2, 3)), T.ones(2, 3).numel()),
+    "is_floating_point": lambda T: (T.is_floating_point(T.ones(1)), T.is_floating_point(T.tensor([1]))),
+    # ------------------------------------------------ in-place variants
+    "abs_ on a non-leaf": lambda T: (
+        lambda x: (lambda y: (y.abs_(), y.grad_fn.name(), y.sum().backward(), x.grad))(x * 1)
+    )(leaf(T, [-1.0, 2.0])),
+    "relu_, exp_, neg_": lambda T: (lambda y: (y.relu_(), y.exp_(), y.neg_(), y)[3])(T.tensor([-1.0, 0.5])),
+    "sigmoid_ grad_fn": lambda T: (lambda x: (lambda y: (y.sigmoid_(), y.grad_fn.name())[1])(x * 1))(leaf(T, [0.0])),
+    "pow_ and square_": lambda T: (lambda y: (y.pow_(2), y.square_(), y)[2])(T.tensor([1.0, 2.0])),
+    "abs_ on a leaf": lambda T: leaf(T, [-1.0]).abs_(),
+    "round_ and floor_": lambda T: (lambda y: (y.round_(), y)[1])(T.tensor([1.5, 2.5])),
+    # ------------------------------------------------ indexing ops
+    "masked_fill": lambda T: T.tensor([1.0, -2.0, 3.0]).masked_fill(T.tensor([True, False, True]), 0.0),
+    "masked_fill gradient": lambda T: (
+        lambda x: ((x.masked_fill(x > 1, 0.0) * T.tensor([1.0, 2.0, 3.0])).sum().backward(), x.grad)[1]
+    )(leaf(T, [1.0, 2.0, 3.0])),
+    "masked_fill with a broadcast mask": lambda T: T.ones(2, 3).masked_fill(T.tensor([True, False, True]), 5.0),
+    "masked_fill with a 0-d tensor": lambda T: T.ones(2).masked_fill(T.tensor([True, False]), T.tensor(7.0)),
+    "masked_fill with an int mask": lambda T: T.ones(2).masked_fill(T.tensor([1, 0]), 0.0),
+    "masked_fill with a 1-d value": lambda T: T.ones(2).masked_fill(T.tensor([True, False]), T.tensor([7.0])),
+    "masked_fill_ in place": lambda T: (lambda y: (y.masked_fill_(y > 1, 0.0), y)[1])(T.tensor([1.0, 2.0])),
+    "gather": lambda T: T.tensor([[1.0, 2.0], [3.0, 4.0]]).gather(1, T.tensor([[0, 0], [1, 0]])),
+    "gather, a smaller index": lambda T: T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).gather(0, T.tensor([[1, 0]])),
+    "gather gradient": lambda T: (lambda x: (x.gather(1, T.tensor([[0, 0], [1, 0]])).sum().backward(), x.grad)[1])(
+        leaf(T, [[1.0, 2.0], [3.0, 4.0]])
+    ),
+    "gather with an int32 index": lambda T: T.ones(2, 2).gather(1, T.tensor([[0], [1]], dtype=T.int32)),
+    "gather out of bounds": lambda T: T.ones(2, 2).gather(1, T.tensor([[0], [2]])),
+    "gather, index of another rank": lambda T: T.ones(2, 2).gather(1, T.tensor([0, 1])),
+    "index_select": lambda T: T.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]).index_select(0, T.tensor([2, 0])),
+    "index_select gradient": lambda T: (lambda x: (x.index_select(0, T.tensor([1, 1])).sum().backward(), x.grad)[1])(
+        leaf(T, [1.0, 2.0, 3.0])
+    ),
+    "index_select out of range": lambda T: T.ones(3).index_select(0, T.tensor([3])),
+    "index_put_": lambda T: (lambda y: (y.index_put_((T.tensor([0, 2]),), T.tensor(5.0)), y)[1])(T.zeros(3)),
+    "index_put_ accumulate": lambda T: (
+        lambda y: (y.index_put_((T.tensor([0, 0, 2]),), T.tensor([1.0, 2.0, 3.0]), accumulate=True), y)[1]
+    )(T.zeros(3)),
+    "index_put_ accumulate gradient": lambda T: (
+        lambda x: (
+            lambda y: (
+                y.index_put_((T.tensor([0, 0]),), x[:2], accumulate=True),
+                y.grad_fn.name(),
+                (y * T.tensor([1.0, 2.0, 3.0])).sum().backward(),
+                x.grad,
+            )[1:]
+        )(x * 1)
+    )(leaf(T, [1.0, 2.0, 3.0])),
+    "index_put_ with a list": lambda T: T.zeros(3).index_put_([T.tensor([0])], T.tensor(1.0)),
+    "where with a number": lambda T: T.where(T.tensor([1.0, -1.0]) > 0, T.tensor([1.0, -1.0]), 0.0),
+}
+
+
+def _restoring_device(T, program):
+    try:
+        return program()
+    finally:
+        T.set_default_device("cpu")
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_case_ends_as_in_torch(name):
+    assert outcome(gradbook, CASES[name]) == outcome(torch, CASES[name])
