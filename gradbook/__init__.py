@@ -22,18 +22,21 @@ from ._dtypes import Size, bool, dtype, float16, float32, float64, get_default_d
 from ._factories import (
     arange,
     as_tensor,
+    bernoulli,
     empty,
     eye,
     from_numpy,
     full,
     full_like,
     linspace,
-    manual_seed,
+    multinomial,
+    normal,
     ones,
     ones_like,
     rand,
     rand_like,
     randint,
+    randint_like,
     randn,
     randn_like,
     randperm,
@@ -44,6 +47,7 @@ from ._factories import (
 from ._functions import *  # gradbook.exp(x), gradbook.cat(...): the functional forms
 from ._legacy import BoolTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor
 from ._printing import get_printoptions, set_printoptions
+from ._random import Generator, default_generator, initial_seed, manual_seed, seed
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,

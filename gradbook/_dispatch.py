@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _device, _factories, ops
+from . import _device, _factories, _random, ops
 from ._dtypes import (
     DTYPES,
     c_name,
@@ -553,6 +553,42 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, caller: str = "lin
         )
     dims = None if dim is None else check_dims(dim, t.ndim)
     return ops.LinalgVectorNormBackward0.apply(t, ord=float(ord), dim=dims, keepdim=keepdim)
+
+
+def fill_random(t: Tensor, op: type[ops.Op], values: np.ndarray) -> Tensor:
+    """``x.uniform_()`` and the like: new random values written into x (recorded as ``op``)."""
+    return inplace(t, lambda x, _: op.apply(x, values=values), None)
+
+
+def uniform_(t: Tensor, a: Any, b: Any, generator: Any) -> Tensor:
+    if a > b:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a:g} > to={b:g}")
+    rng = _random.numpy_generator(generator, "uniform_")
+    return fill_random(t, ops.UniformBackward0, rng.uniform(a, b, t._array.shape))
+
+
+def normal_(t: Tensor, mean: Any, std: Any, generator: Any) -> Tensor:
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+    rng = _random.numpy_generator(generator, "normal_")
+    return fill_random(t, ops.NormalBackward0, mean + std * rng.standard_normal(t._array.shape))
+
+
+def random_(t: Tensor, low: Any, high: Any, generator: Any) -> Tensor:
+    """Integers in [low, high); ``random_(to)`` is [0, to); with neither, as many as the dtype holds exactly."""
+    if high is None:
+        low, high = (
+            (0, low) if low else (0, 2 ** (np.finfo(t._array.dtype).nmant + 1) if t.is_floating_point() else 2**63 - 1)
+        )
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    rng = _random.numpy_generator(generator, "random_")
+    return inplace(t, fill, Tensor._make(rng.integers(low, high, t._array.shape).astype(t._array.dtype)))
+
+
+def bernoulli_(t: Tensor, p: Any, generator: Any) -> Tensor:
+    values = _factories.bernoulli(t, p if not isinstance(p, Tensor) else None, generator)
+    return inplace(t, fill, values)
 
 
 def masked_fill(t: Tensor, mask: Any, value: Any) -> Tensor:

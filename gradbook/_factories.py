@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _device
+from . import _device, _random
 from ._dtypes import (
     Size,
     default_float,
@@ -22,8 +22,6 @@ from ._dtypes import (
 from ._dtypes import bool as bool_
 from ._dtypes import to_dtype as _to_dtype
 from .tensor import Tensor
-
-_rng = np.random.default_rng(0)
 
 
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
@@ -138,15 +136,6 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
 def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor sharing memory with a NumPy array."""
     return Tensor._make(array)
-
-
-def manual_seed(seed: builtins.int) -> None:
-    """Seed gradbook's random numbers (rand, randn, nn.Linear's initial weights).
-
-    The numbers differ from torch's for the same seed: only the determinism carries over.
-    """
-    global _rng
-    _rng = np.random.default_rng(seed)
 
 
 def _is_int(v: Any) -> builtins.bool:
@@ -296,16 +285,31 @@ def eye(
     return _leaf(np.eye(n, m), dtype, requires_grad, "eye", device)
 
 
-def rand(*size: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False, **kw: Any) -> Tensor:
+def rand(
+    *size: Any,
+    generator: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: builtins.bool = False,
+    **kw: Any,
+) -> Tensor:
     """Uniform random numbers in [0, 1) (seed with ``manual_seed``)."""
     shape = _shape(size, "rand", *_size_kw(kw, "rand"))
-    return _leaf(_rng.random(shape), dtype, requires_grad, "rand", device)
+    return _leaf(_random.numpy_generator(generator, "rand", *size).random(shape), dtype, requires_grad, "rand", device)
 
 
-def randn(*size: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False, **kw: Any) -> Tensor:
+def randn(
+    *size: Any,
+    generator: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: builtins.bool = False,
+    **kw: Any,
+) -> Tensor:
     """Standard normal random numbers (seed with ``manual_seed``)."""
     shape = _shape(size, "randn", *_size_kw(kw, "randn"))
-    return _leaf(_rng.standard_normal(shape), dtype, requires_grad, "randn", device)
+    draws = _random.numpy_generator(generator, "randn", *size).standard_normal(shape)
+    return _leaf(draws, dtype, requires_grad, "randn", device)
 
 
 def rand_like(t: Tensor, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
@@ -316,7 +320,15 @@ def randn_like(t: Tensor, dtype: Any = None, device: Any = None, requires_grad: 
     return randn(t._array.shape, dtype=_like(t, dtype), device=device, requires_grad=requires_grad)
 
 
-def randint(low: builtins.int, high: Any = None, size: Any = None, dtype: Any = None, device: Any = None) -> Tensor:
+def randint(
+    low: builtins.int,
+    high: Any = None,
+    size: Any = None,
+    generator: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: builtins.bool = False,
+) -> Tensor:
     """Random integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)``."""
     given_low = size is not None
     if size is None:
@@ -326,10 +338,80 @@ def randint(low: builtins.int, high: Any = None, size: Any = None, dtype: Any = 
             raise TypeError(f"randint(): argument '{name}' (position {position}) must be int, not {type(v).__name__}")
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    return _leaf(_rng.integers(low, high, _shape((size,), "randint")), dtype or int64, False, "randint", device)
+    draws = _random.numpy_generator(generator, "randint", *([low, high] if given_low else [high]), size).integers(
+        low, high, _shape((size,), "randint")
+    )
+    return _leaf(draws, dtype or int64, requires_grad, "randint", device)
 
 
-def randperm(n: builtins.int, dtype: Any = None, device: Any = None) -> Tensor:
+def randint_like(t: Tensor, low: builtins.int, high: Any = None, dtype: Any = None, device: Any = None) -> Tensor:
+    """Random integers in [low, high) with the shape (and dtype) of ``t``."""
+    low, high = (0, low) if high is None else (low, high)
+    return randint(low, high, t._array.shape, dtype=_like(t, dtype), device=device)
+
+
+def randperm(n: builtins.int, generator: Any = None, dtype: Any = None, device: Any = None) -> Tensor:
     """A random permutation of 0 .. n-1."""
     _shape((n,), "randperm")
-    return _leaf(_rng.permutation(n), dtype or int64, False, "randperm", device)
+    draws = _random.numpy_generator(generator, "randperm", n).permutation(n)
+    return _leaf(draws, dtype or int64, False, "randperm", device)
+
+
+def normal(mean: Any, std: Any = 1.0, size: Any = None, generator: Any = None, **kw: Any) -> Tensor:
+    """Normal random numbers: ``normal(mean, std)`` with tensors (their broadcast shape), or numbers
+    and ``size``."""
+    tensors = [v for v in (mean, std) if isinstance(v, Tensor)]
+    if not tensors and size is None:
+        raise TypeError(
+            "normal() received an invalid combination of arguments - got (float, float), but expected one of:"
+        )
+    s = _as_float64(std)
+    if np.any(s < 0):
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {s.min():g}")
+    shape = np.broadcast_shapes(*(t._array.shape for t in tensors)) if tensors else _shape((size,), "normal")
+    draws = _random.numpy_generator(generator, "normal", mean, std).standard_normal(shape)
+    dtype = tensors[0].dtype if tensors else kw.get("dtype")
+    return _leaf(_as_float64(mean) + s * draws, dtype, False, "normal", kw.get("device"))
+
+
+def _as_float64(v: Any) -> np.ndarray:
+    return v._array.astype(np.float64) if isinstance(v, Tensor) else np.asarray(v, dtype=np.float64)
+
+
+def bernoulli(input: Tensor, p: Any = None, generator: Any = None) -> Tensor:  # noqa: A002
+    """1 with probability ``input`` (or ``p``), else 0, elementwise; the dtype of ``input``."""
+    prob = input._array.astype(np.float64) if p is None else np.full(input._array.shape, float(p))
+    if np.any((prob < 0) | (prob > 1)):
+        raise RuntimeError(
+            "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  "
+            "If so, please report an enhancement request to PyTorch.)"
+        )
+    draws = _random.numpy_generator(generator, "bernoulli").random(input._array.shape) < prob
+    return _leaf(draws, input.dtype, False, "bernoulli")
+
+
+def multinomial(
+    input: Tensor,  # noqa: A002
+    num_samples: builtins.int,
+    replacement: builtins.bool = False,
+    generator: Any = None,
+) -> Tensor:
+    """``num_samples`` category indices drawn with the weights in ``input`` (each row of a matrix)."""
+    w = input._array.astype(np.float64)
+    if np.any(w < 0) or not np.all(np.isfinite(w)):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    rows = w.reshape(-1, w.shape[-1])
+    if np.any(rows.sum(axis=1) == 0):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    if not replacement and num_samples > rows.shape[1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    rng = _random.numpy_generator(generator, "multinomial")
+    picks = []
+    for row in rows:
+        if replacement or np.count_nonzero(row) >= num_samples:
+            picks.append(rng.choice(row.size, num_samples, replace=replacement, p=row / row.sum()))
+        else:  # torch takes the categories of weight 0 last
+            first = rng.choice(row.size, np.count_nonzero(row), replace=False, p=row / row.sum())
+            rest = rng.permutation(np.flatnonzero(row == 0))[: num_samples - first.size]
+            picks.append(np.concatenate([first, rest]))
+    return Tensor._make(np.array(picks, dtype=np.int64).reshape(w.shape[:-1] + (num_samples,)))

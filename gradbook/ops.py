@@ -1077,6 +1077,17 @@ class IndexBackward0(Op):
     rules = {"∂/∂self: g added back at each index": lambda n, g: _scatter(g, n._meta[0][0], n.indices)}
 
 
+class UniformBackward0(Op):
+    """out = new random values, uniform in [from, to) (``uniform_``): they do not depend on self"""
+
+    forward = staticmethod(lambda a, values: values.astype(a.dtype))
+    rules = {"∂out/∂self = 0 (new random values)": lambda n, g: _zeros(g)}
+
+
+class NormalBackward0(UniformBackward0):
+    """out = new random values, normal with ``mean`` and ``std`` (``normal_``)"""
+
+
 class MaskedFillBackward0(Op):
     """out = value where mask, else self (``masked_fill`` with a number)"""
 

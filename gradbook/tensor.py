@@ -434,6 +434,19 @@ class Tensor:
     def expand_as(self, other: Tensor) -> Tensor:
         return dispatch.expand(self, other.shape)
 
+    def uniform_(self, a: Any = 0.0, b: Any = 1.0, *, generator: Any = None) -> Tensor:
+        return dispatch.uniform_(self, a, b, generator)
+
+    def normal_(self, mean: Any = 0.0, std: Any = 1.0, *, generator: Any = None) -> Tensor:
+        return dispatch.normal_(self, mean, std, generator)
+
+    def random_(self, from_: Any = 0, to: Any = None, *, generator: Any = None) -> Tensor:
+        """Fill with random integers in [from, to) (``random_(to)``: [0, to))."""
+        return dispatch.random_(self, from_, to, generator)
+
+    def bernoulli_(self, p: Any = 0.5, *, generator: Any = None) -> Tensor:
+        return dispatch.bernoulli_(self, p, generator)
+
     def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
         """value where mask is True, else self (the gradient flows where mask is False)."""
         return dispatch.masked_fill(self, mask, value)

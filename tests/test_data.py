@@ -88,11 +88,14 @@ def test_random_split_makes_disjoint_subsets_covering_the_dataset():
     assert [len(p) for p in random_split(range(7), [2, 5])] == [2, 5]
 
 
-def test_generator_is_refused_until_gradbook_has_one():
-    with pytest.raises(NotImplementedError, match="gradbook.utils.data: generator= needs gradbook.Generator"):
-        DataLoader(numbered(3), shuffle=True, generator=object())
-    with pytest.raises(NotImplementedError, match="leave it out"):
-        random_split(range(4), [2, 2], generator=object())
+def test_a_generator_makes_the_shuffle_repeatable():
+    orders = []
+    for _ in range(2):
+        g = gradbook.Generator().manual_seed(7)
+        loader = DataLoader(numbered(8), batch_size=8, shuffle=True, generator=g)
+        orders.append([next(iter(loader))[1].tolist(), [len(s) for s in random_split(range(4), [1, 3], generator=g)]])
+    assert orders[0] == orders[1]
+    assert sorted(orders[0][0]) == list(range(8))
 
 
 def test_tensor_dataset_refuses_different_first_sizes():

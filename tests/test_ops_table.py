@@ -112,6 +112,8 @@ TABLE = [
     line("SelectBackward0", lambda T, a: a[1], (3, 2)),
     line("SliceBackward0", lambda T, a: a[:, 1:3], (2, 4)),
     line("IndexBackward0", lambda T, a: a[T.tensor([0, 0, 2])], (3, 2)),
+    line("UniformBackward0", lambda T, a: (a * 1).uniform_(2.0, 2.0) * a, (3,)),  # [2, 2): always 2
+    line("NormalBackward0", lambda T, a: (a * 1).normal_(3.0, 0.0) * a, (3,)),  # std 0: always 3
     line("MaskedFillBackward0", lambda T, a: a.masked_fill(a > 0, 2.0), (3, 2)),
     line("GatherBackward0", lambda T, a: a.gather(1, T.tensor([[0, 0], [1, 0], [1, 1]])), (3, 2)),
     line("IndexSelectBackward0", lambda T, a: a.index_select(0, T.tensor([2, 0, 2])), (3, 2)),

@@ -323,7 +323,80 @@ CASES = {
     )(leaf(T, [1.0, 2.0, 3.0])),
     "index_put_ with a list": lambda T: T.zeros(3).index_put_([T.tensor([0])], T.tensor(1.0)),
     "where with a number": lambda T: T.where(T.tensor([1.0, -1.0]) > 0, T.tensor([1.0, -1.0]), 0.0),
+    # ------------------------------------------------ random draws: shapes, dtypes, errors (values: issue 12)
+    "manual_seed returns a Generator": lambda T: repr(T.manual_seed(3)).split(" object at")[0],
+    "initial_seed after manual_seed": lambda T: (T.manual_seed(3), T.initial_seed())[1],
+    "Generator()": lambda T: (repr(T.Generator()).split(" object at")[0], T.Generator().initial_seed()),
+    "Generator().manual_seed(5).initial_seed()": lambda T: T.Generator().manual_seed(5).initial_seed(),
+    "Generator().device": lambda T: repr(T.Generator().device),
+    "manual_seed(-1)": lambda T: T.Generator().manual_seed(-1).initial_seed(),
+    "manual_seed(2**64)": lambda T: T.manual_seed(2**64),
+    "Generator(device='cuda')": lambda T: _error_type(
+        lambda: T.Generator(device="cuda")
+    ),  # torch's text: a linker rant
+    "randn(2, 3, generator=5)": lambda T: T.randn(2, 3, generator=5),
+    "randint(0, 5, (2,), generator=5)": lambda T: T.randint(0, 5, (2,), generator=5),
+    "randperm(3, generator=5)": lambda T: T.randperm(3, generator=5),
+    "uniform_(generator=5)": lambda T: T.ones(2).uniform_(generator=5),
+    "normal(tensor, 1.0, generator=5)": lambda T: T.normal(T.zeros(2), 1.0, generator=5),
+    "a generator repeats its draws": lambda T: (lambda a, b: T.equal(a, b))(
+        T.rand(3, generator=T.Generator().manual_seed(1)), T.rand(3, generator=T.Generator().manual_seed(1))
+    ),
+    "rand(generator=5)": lambda T: T.rand(2, generator=5),
+    "shapes and dtypes of the draws": lambda T: [
+        (tuple(v.shape), v.dtype)
+        for v in (
+            T.rand(2, 3),
+            T.randn(4, dtype=T.float64),
+            T.randint(0, 5, (3,)),
+            T.randint(5, (2, 2)),
+            T.randperm(4),
+            T.randint_like(T.ones(2), 5),
+            T.normal(0.0, 1.0, size=(2,)),
+            T.normal(T.zeros(2), 1.0),
+            T.normal(0.0, T.ones(3)),
+            T.normal(T.zeros(2, 1), T.ones(3)),
+            T.normal(T.zeros(2, dtype=T.float64), 1.0),
+            T.bernoulli(T.tensor([0.0, 1.0])),
+            T.multinomial(T.tensor([0.2, 0.8]), 4, replacement=True),
+            T.multinomial(T.tensor([[0.2, 0.8], [0.5, 0.5]]), 1),
+            T.ones(2).uniform_(),
+            T.ones(2, dtype=T.float64).normal_(),
+            T.ones(3, dtype=T.int64).random_(0, 5),
+            T.ones(2).bernoulli_(0.5),
+        )
+    ],
+    "draws that are certain": lambda T: (
+        T.bernoulli(T.tensor([0.0, 1.0])),
+        T.multinomial(T.tensor([0.0, 1.0]), 1),
+        T.ones(2).uniform_(3, 3),
+        T.ones(3, dtype=T.int64).random_(0, 1),
+        T.ones(2).normal_(4.0, 0.0),
+    ),
+    "normal(0.0, 1.0)": lambda T: T.normal(0.0, 1.0),
+    "normal with std < 0": lambda T: T.normal(T.zeros(2), -1.0),
+    "bernoulli(p > 1)": lambda T: T.bernoulli(T.tensor([2.0])),
+    "multinomial too many without replacement": lambda T: T.multinomial(T.tensor([0.5, 0.5]), 3),
+    "multinomial of zeros": lambda T: T.multinomial(T.tensor([0.0, 0.0]), 1),
+    "multinomial of a negative weight": lambda T: T.multinomial(T.tensor([-1.0, 2.0]), 1),
+    "uniform_(3, 2)": lambda T: T.ones(2).uniform_(3, 2),
+    "normal_(0, -1)": lambda T: T.ones(2).normal_(0, -1),
+    "random_(5, 5)": lambda T: T.ones(2).random_(5, 5),
+    "uniform_ on a leaf that requires grad": lambda T: leaf(T, [1.0]).uniform_(),
+    "uniform_ on a non-leaf": lambda T: (lambda y: (y.uniform_(2.0, 2.0), y.grad_fn.name(), y)[1:])(leaf(T, [1.0]) * 1),
+    "normal_ on a non-leaf": lambda T: (lambda y: (y.normal_(1.0, 0.0), y.grad_fn.name(), y)[1:])(leaf(T, [1.0]) * 1),
+    "init under no_grad": lambda T: (
+        lambda w: (T.no_grad().__enter__(), w.uniform_(1.0, 1.0), T.set_grad_enabled(True), w)[3]
+    )(leaf(T, [0.0, 0.0])),
 }
+
+
+def _error_type(program):
+    try:
+        program()
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__
+    return None
 
 
 def _restoring_device(T, program):

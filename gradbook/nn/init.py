@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import Any
 
-from .. import _factories
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
 
@@ -62,19 +62,16 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
 
 
-def _fill(tensor: Tensor, values: Tensor) -> Tensor:
-    with no_grad():
-        return tensor.copy_(values)
-
-
-def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: None = None) -> Tensor:
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
     """Fill with numbers drawn uniformly from [a, b)."""
-    return _fill(tensor, _factories.rand(tensor.shape, dtype=tensor.dtype) * (b - a) + a)
+    with no_grad():
+        return tensor.uniform_(a, b, generator=generator)
 
 
-def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: None = None) -> Tensor:
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
     """Fill with numbers drawn from the normal distribution N(mean, std²)."""
-    return _fill(tensor, _factories.randn(tensor.shape, dtype=tensor.dtype) * std + mean)
+    with no_grad():
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -117,32 +114,34 @@ def _no_elements(tensor: Tensor) -> bool:
 
 
 def kaiming_uniform_(
-    tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu", generator: None = None
+    tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu", generator: Any = None
 ) -> Tensor:
     """He initialisation: uniform in ±√3 · gain/√fan (fan_in keeps the forward pass's variance)."""
     if _no_elements(tensor):
         return tensor
     bound = math.sqrt(3.0) * calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
 def kaiming_normal_(
-    tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu", generator: None = None
+    tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu", generator: Any = None
 ) -> Tensor:
     """He initialisation: normal with std = gain/√fan."""
     if _no_elements(tensor):
         return tensor
-    return normal_(tensor, 0, calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode)))
+    return normal_(
+        tensor, 0, calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode)), generator
+    )
 
 
-def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: None = None) -> Tensor:
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """Glorot initialisation: uniform in ±gain·√(6/(fan_in + fan_out))."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
-def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: None = None) -> Tensor:
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """Glorot initialisation: normal with std = gain·√(2/(fan_in + fan_out))."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)))
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)

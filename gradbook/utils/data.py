@@ -37,9 +37,6 @@ from ..tensor import Tensor
 
 __all__ = ["DataLoader", "Dataset", "Subset", "TensorDataset", "default_collate", "default_convert", "random_split"]
 
-NO_GENERATOR = (
-    "gradbook.utils.data: generator= needs gradbook.Generator, which gradbook does not have yet; leave it out"
-)
 COLLATE_ERROR = "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"
 _STRING_ARRAY = re.compile(r"[SaUO]")  # NumPy dtypes of strings and objects: not collated into tensors
 _T_co = TypeVar("_T_co", covariant=True)
@@ -103,7 +100,6 @@ def random_split(dataset: Any, lengths: Sequence[int | float], generator: Any = 
     >>> [len(s) for s in random_split(range(10), [0.25, 0.75])]
     [3, 7]
     """
-    _refuse_generator(generator)
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         counts = []
         for i, frac in enumerate(lengths):
@@ -120,7 +116,7 @@ def random_split(dataset: Any, lengths: Sequence[int | float], generator: Any = 
                 )
     if sum(lengths) != len(dataset):
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    indices = randperm(sum(lengths)).tolist()
+    indices = randperm(sum(lengths), generator=generator).tolist()
     ends = itertools.accumulate(lengths)
     return [Subset(dataset, indices[end - length : end]) for end, length in zip(ends, lengths)]
 
@@ -251,7 +247,6 @@ class DataLoader:
                 raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
             if not isinstance(drop_last, bool):
                 raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
-        _refuse_generator(generator)
         self.dataset = dataset
         self.batch_size = batch_size if batch_sampler is None else None
         self.shuffle = bool(shuffle)
@@ -268,7 +263,7 @@ class DataLoader:
         if self.sampler is not None:
             return iter(self.sampler)
         if self.shuffle:
-            return iter(randperm(len(self.dataset)).tolist())
+            return iter(randperm(len(self.dataset), generator=self.generator).tolist())
         return iter(range(len(self.dataset)))
 
     def _batches(self) -> Iterator[Any]:
@@ -302,7 +297,3 @@ class DataLoader:
             return n
         return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
 
-
-def _refuse_generator(generator: Any) -> None:
-    if generator is not None:
-        raise NotImplementedError(NO_GENERATOR)
