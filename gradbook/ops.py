@@ -251,9 +251,16 @@ def unbroadcast(grad: Any, shape: tuple[int, ...]) -> Any:
 
 
 def _rounded(fn: Any) -> Any:
-    """``_floating(fn)``, computed in float64 and rounded once: float32 results then match torch's
-    correctly rounded ones (NumPy's float32 kernels of these functions are often 1 ulp off)."""
-    return staticmethod(lambda a: fn(a.astype(np.float64)).astype(a.dtype if a.dtype.kind == "f" else default_float()))
+    """``_floating(fn)``, computed in float64 and rounded once to float32: the result then has
+    torch's bits far more often than NumPy's float32 kernel gives them (exp: 99% instead of 61%;
+    ``benchmarks/float32_numerics.py`` measures each function)."""
+
+    def forward(a: np.ndarray) -> np.ndarray:
+        want = a.dtype if a.dtype.kind == "f" else default_float()
+        return fn(a) if want == np.float64 else fn(a.astype(np.float64)).astype(want)
+
+    forward.rounded = True  # type: ignore[attr-defined]  (read by the benchmark)
+    return staticmethod(forward)
 
 
 def _floating(fn: Any) -> Any:
@@ -496,7 +503,7 @@ class ExpBackward0(Op):
     """out = eˢᵉˡᶠ"""
 
     saves = ("result",)
-    forward = _floating(np.exp)
+    forward = _rounded(np.exp)
     rules = {"∂out/∂self = eˢᵉˡᶠ = out": lambda n, g, result: g * result}
 
 
@@ -504,7 +511,7 @@ class LogBackward0(Op):
     """out = ln(self)"""
 
     saves = ("self",)
-    forward = _floating(np.log)
+    forward = _rounded(np.log)
     rules = {"∂out/∂self = 1/self": lambda n, g, self: g / self}
 
 
@@ -530,7 +537,7 @@ class SinBackward0(Op):
     """out = sin(self)"""
 
     saves = ("self",)
-    forward = _floating(np.sin)
+    forward = _rounded(np.sin)
     rules = {"∂out/∂self = cos(self)": lambda n, g, self: g * _cos(self)}
 
 
@@ -538,7 +545,7 @@ class CosBackward0(Op):
     """out = cos(self)"""
 
     saves = ("self",)
-    forward = _floating(np.cos)
+    forward = _rounded(np.cos)
     rules = {"∂out/∂self = -sin(self)": lambda n, g, self: g * -_sin(self)}
 
 
@@ -546,7 +553,8 @@ class TanhBackward0(Op):
     """out = tanh(self)"""
 
     saves = ("result",)
-    forward = _floating(np.tanh)
+    forward = _floating(np.tanh)  # float64 would give torch's bits 99.8% of the time, not 67%, but the MLP
+    # benchmark's medium step 14% slower (benchmarks/float32_numerics.py)
     rules = {"∂out/∂self = 1 - tanh² = 1 - out²": lambda n, g, result: g * (1 - result * result)}
 
 
