@@ -611,21 +611,44 @@ def masked_fill(t: Tensor, mask: Any, value: Any) -> Tensor:
 
 def gather(t: Tensor, dim: int, index: Tensor) -> Tensor:
     """t picked along dim at index, with torch's checks."""
-    d, idx = check_dim(dim, t.ndim), tensor_argument(index, "gather", "index")._array
-    if idx.dtype.kind not in "iu":
-        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
-    if idx.ndim != t.ndim:
-        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    d, idx = _index_along(t, dim, index, "gather")
     for k in range(t.ndim):
         if k != d and idx.shape[k] > t._array.shape[k]:
             raise RuntimeError(
                 f"Size does not match at dimension {k} expected index {list(idx.shape)} to be no larger than "
                 f"self {list(t._array.shape)} apart from dimension {d}"
             )
+    return ops.GatherBackward0.apply(t, dim=d, index=idx)
+
+
+def _index_along(t: Tensor, dim: int, index: Any, caller: str) -> tuple[int, np.ndarray]:
+    """gather/scatter's checks of ``index``: integers, t's rank, in bounds along dim."""
+    d, idx = check_dim(dim, t.ndim), tensor_argument(index, caller, "index")._array
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError(f"{caller}(): Expected dtype int32/int64 for index")
+    if idx.ndim != t.ndim:
+        which = "input" if caller == "gather" else "self"
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {which} tensor")
     bad = idx[(idx < 0) | (idx >= t._array.shape[d])]
     if bad.size:
         raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {d} with size {t._array.shape[d]}")
-    return ops.GatherBackward0.apply(t, dim=d, index=idx)
+    return d, idx
+
+
+def scatter(t: Tensor, dim: int, index: Any, src: Any, reduce: Any = None, add: bool = False) -> Tensor:
+    """src (a tensor, or a number) written (or with ``add``, added) into t at index along dim."""
+    if reduce is not None:
+        raise NotImplementedError("gradbook's scatter has no reduce=; use scatter_add for 'add'")
+    d, idx = _index_along(t, dim, index, "scatter_add" if add else "scatter")
+    if not isinstance(src, Tensor):
+        if add:
+            raise TypeError("scatter_add(): argument 'src' (position 3) must be Tensor, not " + type_of(src))
+        return ops.ScatterBackward1.apply(t, dim=d, index=idx, value=src)
+    if src.ndim != t.ndim or any(n > m for n, m in zip(idx.shape, src._array.shape)):
+        raise RuntimeError(
+            f"Expected index {list(idx.shape)} to be no larger than src {list(src._array.shape)} in every dimension"
+        )
+    return (ops.ScatterAddBackward0 if add else ops.ScatterBackward0).apply(t, src, dim=d, index=idx)
 
 
 def index_select(t: Tensor, dim: int, index: Tensor) -> Tensor:

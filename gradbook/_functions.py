@@ -89,6 +89,8 @@ round = _function(Tensor.round)  # noqa: A001
 masked_fill = _function(Tensor.masked_fill)
 gather = _function(Tensor.gather)
 index_select = _function(Tensor.index_select)
+scatter = _function(Tensor.scatter)
+scatter_add = _function(Tensor.scatter_add)
 
 
 def isclose(
@@ -183,6 +185,8 @@ __all__ = [
     "remainder",
     "reshape",
     "round",
+    "scatter",
+    "scatter_add",
     "sigmoid",
     "sign",
     "sin",

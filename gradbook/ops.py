@@ -1112,6 +1112,35 @@ class GatherBackward0(Op):
     }
 
 
+class ScatterBackward0(Op):
+    """out = self with src written at ``index`` along ``dim`` (dim 0: out[index[i][j]][j] = src[i][j])"""
+
+    inputs = ("self", "src")
+    forward = staticmethod(lambda a, src, dim, index: _put_along(a, dim, index, src[_region(index)]))
+    rules = {
+        "∂out/∂self = 1, 0 where src was written": lambda n, g: g * _constant(_unwritten(n), g),
+        "∂/∂src: g gathered at index": lambda n, g: _src_grad(n, g),
+    }
+
+
+class ScatterBackward1(Op):
+    """out = self with the number ``value`` written at ``index`` along ``dim``"""
+
+    forward = staticmethod(lambda a, dim, index, value: _put_along(a, dim, index, value))
+    rules = {"∂out/∂self = 1, 0 where value was written": lambda n, g: g * _constant(_unwritten(n), g)}
+
+
+class ScatterAddBackward0(Op):
+    """out = self with src added at ``index`` along ``dim`` (repeated indices add up)"""
+
+    inputs = ("self", "src")
+    forward = staticmethod(lambda a, src, dim, index: _add_along(a, dim, index, src[_region(index)]))
+    rules = {
+        "∂out/∂self = 1": lambda n, g: g,
+        "∂/∂src: g gathered at index": lambda n, g: _src_grad(n, g),
+    }
+
+
 class IndexSelectBackward0(Op):
     """out = the slices of self at ``index`` along ``dim``"""
 
@@ -1313,6 +1342,42 @@ def _along(index: np.ndarray, dim: int) -> tuple:
         index if d == dim else np.arange(n).reshape([-1 if k == d else 1 for k in range(index.ndim)])
         for d, n in enumerate(index.shape)
     )
+
+
+def _region(index: np.ndarray) -> tuple:
+    """The part of src that scatter reads: index's shape, from the start."""
+    return tuple(slice(0, n) for n in index.shape)
+
+
+def _put_along(a: np.ndarray, dim: int, index: np.ndarray, values: Any) -> np.ndarray:
+    out = a.copy()
+    out[_along(index, dim)] = values
+    return out
+
+
+def _add_along(a: np.ndarray, dim: int, index: np.ndarray, values: Any) -> np.ndarray:
+    out = a.copy()
+    np.add.at(out, _along(index, dim), values)
+    return out
+
+
+def _src_grad(n: Op, g: Any) -> Any:
+    """scatter's ∂/∂src: g gathered at index. It has index's shape, so torch refuses it where src
+    is larger than index; gradbook refuses it with torch's message."""
+    src_shape = n._meta[1][0]
+    if tuple(n.index.shape) != tuple(src_shape):
+        raise RuntimeError(
+            f"Function {type(n).__name__} returned an invalid gradient at index 1 - got {list(n.index.shape)} "
+            f"but expected shape compatible with {list(src_shape)}"
+        )
+    return g[_along(n.index, n.dim)]
+
+
+def _unwritten(n: Op) -> np.ndarray:
+    """1 where scatter kept self's value, 0 where it wrote."""
+    mask = np.ones(*n._meta[0])
+    mask[_along(n.index, n.dim)] = 0
+    return mask
 
 
 def _scatter(g: Any, shape: tuple, index: Any) -> Any:

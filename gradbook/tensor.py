@@ -455,6 +455,13 @@ class Tensor:
         """out[i][j] = self[index[i][j]][j] (for dim 0): picks along ``dim``."""
         return dispatch.gather(self, dim, index)
 
+    def scatter(self, dim: builtins.int, index: Tensor, src: Any = None, reduce: Any = None, **kw: Any) -> Tensor:
+        """self with src (or ``value=``) written at index along dim: the inverse of gather."""
+        return dispatch.scatter(self, dim, index, kw.get("value", src), reduce)
+
+    def scatter_add(self, dim: builtins.int, index: Tensor, src: Tensor) -> Tensor:
+        return dispatch.scatter(self, dim, index, src, add=True)
+
     def index_select(self, dim: builtins.int, index: Tensor) -> Tensor:
         """The slices at ``index`` along ``dim``."""
         return dispatch.index_select(self, dim, index)
@@ -525,6 +532,7 @@ class Tensor:
     )
     tanh_, sigmoid_, relu_, square_, sign_ = (_InPlace(n) for n in ("tanh", "sigmoid", "relu", "square", "sign"))
     floor_, ceil_, round_, pow_, masked_fill_ = (_InPlace(n) for n in ("floor", "ceil", "round", "pow", "masked_fill"))
+    scatter_, scatter_add_ = _InPlace("scatter"), _InPlace("scatter_add")
 
     def add_(self, other: Any, alpha: Any = 1) -> Tensor:
         if alpha != 1:

@@ -116,6 +116,9 @@ TABLE = [
     line("NormalBackward0", lambda T, a: (a * 1).normal_(3.0, 0.0) * a, (3,)),  # std 0: always 3
     line("MaskedFillBackward0", lambda T, a: a.masked_fill(a > 0, 2.0), (3, 2)),
     line("GatherBackward0", lambda T, a: a.gather(1, T.tensor([[0, 0], [1, 0], [1, 1]])), (3, 2)),
+    line("ScatterBackward0", lambda T, a, s: (a * 1).scatter(0, T.tensor([[1, 0], [2, 1]]), s), (3, 2), (2, 2)),
+    line("ScatterBackward1", lambda T, a: a.scatter(1, T.tensor([[1], [0], [1]]), 2.0), (3, 2)),
+    line("ScatterAddBackward0", lambda T, a, s: a.scatter_add(0, T.tensor([[1, 0], [1, 1]]), s), (3, 2), (2, 2)),
     line("IndexSelectBackward0", lambda T, a: a.index_select(0, T.tensor([2, 0, 2])), (3, 2)),
     line(
         "IndexPutBackward0",  # what indexing's rule records under create_graph

@@ -302,6 +302,32 @@ CASES = {
     "gather with an int32 index": lambda T: T.ones(2, 2).gather(1, T.tensor([[0], [1]], dtype=T.int32)),
     "gather out of bounds": lambda T: T.ones(2, 2).gather(1, T.tensor([[0], [2]])),
     "gather, index of another rank": lambda T: T.ones(2, 2).gather(1, T.tensor([0, 1])),
+    "scatter": lambda T: T.zeros(2, 3).scatter(0, T.tensor([[0, 1, 0]]), T.arange(1.0, 7.0).reshape(2, 3)),
+    "scatter a number": lambda T: T.zeros(2, 3).scatter(1, T.tensor([[2], [0]]), 5.0),
+    "scatter(value=)": lambda T: T.zeros(2).scatter(0, T.tensor([1]), value=3.0),
+    "scatter_add, repeated": lambda T: T.zeros(3).scatter_add(0, T.tensor([0, 0, 2]), T.tensor([1.0, 2.0, 3.0])),
+    "scatter_ in place": lambda T: (lambda y: (y.scatter_(0, T.tensor([1]), T.tensor([9.0])), y)[1])(T.zeros(3)),
+    "torch.scatter": lambda T: T.scatter(T.zeros(3), 0, T.tensor([2]), T.tensor([4.0])),
+    "scatter gradients": lambda T: (
+        lambda x, s: (
+            (T.scatter(x * 1, 0, T.tensor([[0, 1, 0]]), s) * T.arange(1.0, 7.0).reshape(2, 3)).sum().backward(),
+            x.grad,
+            s.grad,
+        )[1:]
+    )(leaf(T, [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]), leaf(T, [[1.0, 2.0, 3.0]])),
+    "scatter_add gradients": lambda T: (
+        lambda x, s: (
+            (x.scatter_add(0, T.tensor([0, 0]), s) * T.tensor([1.0, 2.0, 3.0])).sum().backward(),
+            x.grad,
+            s.grad,
+        )[1:]
+    )(leaf(T, [0.0, 0.0, 0.0]), leaf(T, [1.0, 2.0, 3.0])),
+    "scatter's src gradient, src larger than index": lambda T: (
+        lambda s: (T.zeros(2, 3).scatter(0, T.tensor([[0, 1, 0]]), s).sum().backward(), s.grad)[1]
+    )(leaf(T, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])),
+    "scatter with a float index": lambda T: T.zeros(2, 3).scatter(0, T.tensor([[0.0, 1, 0]]), T.ones(2, 3)),
+    "scatter out of bounds": lambda T: T.zeros(2, 3).scatter(0, T.tensor([[0, 2, 0]]), T.ones(2, 3)),
+    "scatter, index of another rank": lambda T: T.zeros(2, 3).scatter(0, T.tensor([[[0]]]), T.ones(2, 3)),
     "index_select": lambda T: T.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]).index_select(0, T.tensor([2, 0])),
     "index_select gradient": lambda T: (lambda x: (x.index_select(0, T.tensor([1, 1])).sum().backward(), x.grad)[1])(
         leaf(T, [1.0, 2.0, 3.0])
