@@ -39,6 +39,7 @@ from ._messages import (
     VIEW_OF_LEAF_INPLACE_ERROR,
     type_of,
 )
+from .autograd import engine as autograd_engine
 from .autograd.grad_mode import _State, no_grad
 from .tensor import Tensor
 
@@ -96,6 +97,16 @@ def legacy_type(t: Tensor, dtype: Any) -> Any:
 def new_like(t: Tensor, factory: str, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
     """``t.new_ones(...)`` and the other ``new_*``: a new tensor with t's dtype unless told otherwise."""
     return getattr(_factories, factory)(*args, dtype=t.dtype if dtype is None else dtype, **kwargs)
+
+
+def leaf_hooks(t: Tensor) -> Any:
+    """A leaf's hooks, made at the first one (and given to its AccumulateGrad, if one is alive)."""
+    if t._hooks is None:
+        t._hooks = autograd_engine.LeafHooks()
+        node = t._accumulator() if t._accumulator is not None else None
+        if node is not None:
+            node._tensor_pre_hooks, node._hooked = t._hooks, True
+    return t._hooks
 
 
 def check_grad(t: Tensor, value: Any) -> None:

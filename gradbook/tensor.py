@@ -609,14 +609,17 @@ class Tensor:
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is None:  # a leaf keeps its own hooks; its AccumulateGrad runs them
-            if self._hooks is None:
-                self._hooks = {}
-                node = self._accumulator() if self._accumulator is not None else None
-                if node is not None:
-                    node._tensor_pre_hooks, node._hooked = self._hooks, True
-            return autograd.engine.RemovableHandle(self._hooks, hook)
+            return autograd.engine.RemovableHandle(dispatch.leaf_hooks(self), hook)
         self.grad_fn._tensor_pre_hooks, self.grad_fn._hooked = self.grad_fn._tensor_pre_hooks or {}, True
         return autograd.engine.RemovableHandle(self.grad_fn._tensor_pre_hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> Any:
+        """Call ``hook(self)`` each time backward has added into this leaf's ``.grad``."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        return autograd.engine.RemovableHandle(dispatch.leaf_hooks(self).post, hook)
 
     def detach(self) -> Tensor:
         """A tensor with the same values (shared memory and version counter) that is not part of

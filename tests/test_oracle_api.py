@@ -349,6 +349,58 @@ CASES = {
     )(leaf(T, [1.0, 2.0, 3.0])),
     "index_put_ with a list": lambda T: T.zeros(3).index_put_([T.tensor([0])], T.tensor(1.0)),
     "where with a number": lambda T: T.where(T.tensor([1.0, -1.0]) > 0, T.tensor([1.0, -1.0]), 0.0),
+    # ------------------------------------------------ post-accumulate-grad hooks
+    "post-accumulate hooks see each sum": lambda T: (
+        lambda x, seen: (
+            x.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.clone())),
+            (x * 3).sum().backward(),
+            (x * 2).sum().backward(),
+            seen,
+        )[3]
+    )(leaf(T, [1.0, 2.0]), []),
+    "a removed post-accumulate hook": lambda T: (
+        lambda x, seen: (
+            x.register_post_accumulate_grad_hook(lambda t: seen.append(1)).remove(),
+            (x * 3).sum().backward(),
+            len(seen),
+        )[2]
+    )(leaf(T, [1.0]), []),
+    "an optimizer step inside backward": lambda T: (
+        lambda w: (
+            w.register_post_accumulate_grad_hook(
+                lambda p: (
+                    T.no_grad().__enter__(),
+                    p.sub_(0.1 * p.grad),
+                    T.set_grad_enabled(True),
+                    setattr(p, "grad", None),
+                )
+            ),
+            (w * w).sum().backward(),
+            w,
+            w.grad,
+        )[2:]
+    )(leaf(T, [1.0, 2.0])),
+    "post-accumulate hook order with tensor and node hooks": lambda T: (
+        lambda x, seen: (
+            x.register_hook(lambda g: seen.append("tensor") or None),
+            x.register_post_accumulate_grad_hook(lambda t: seen.append("post-accumulate")),
+            (
+                lambda y: (
+                    y.grad_fn.next_functions[0][0].register_hook(lambda i, o: seen.append("node")),
+                    y.sum().backward(),
+                )
+            )(x * 2),
+            seen,
+        )[3]
+    )(leaf(T, [1.0]), []),
+    "a post-accumulate hook returning a number": lambda T: (
+        lambda x: (x.register_post_accumulate_grad_hook(lambda t: 5), (x * 1).sum().backward())
+    )(leaf(T, [1.0])),
+    "a post-accumulate hook returning a tensor": lambda T: (
+        lambda x: (x.register_post_accumulate_grad_hook(lambda t: t), (x * 1).sum().backward(), x.grad)[2]
+    )(leaf(T, [1.0])),
+    "post-accumulate hook on a non-leaf": lambda T: (leaf(T, [1.0]) * 1).register_post_accumulate_grad_hook(print),
+    "post-accumulate hook without grad": lambda T: T.ones(1).register_post_accumulate_grad_hook(print),
     # ------------------------------------------------ random draws: shapes, dtypes, errors (values: issue 12)
     "manual_seed returns a Generator": lambda T: repr(T.manual_seed(3)).split(" object at")[0],
     "initial_seed after manual_seed": lambda T: (T.manual_seed(3), T.initial_seed())[1],

@@ -103,6 +103,15 @@ class AccumulateGrad(Node):
         return 2**64 - 1  # torch's UINT64_MAX: a leaf accumulates as soon as its gradient is ready
 
 
+class LeafHooks(dict):
+    """A leaf's hooks: its tensor hooks (``register_hook``, the dict's values) and, in ``post``, its
+    post-accumulate-grad hooks (``register_post_accumulate_grad_hook``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.post: dict[int, Callable] = {}
+
+
 class RemovableHandle:
     """Returned by ``register_hook``; ``handle.remove()`` takes the hook off again."""
 
@@ -172,8 +181,8 @@ def backward(
                     if hooked and node._pre_hooks:
                         grad, own = call_pre_hooks(node, grad, fast), False
                     accumulate_grad(node.variable, grad, create_graph, own)
-                    if hooked and node._post_hooks:
-                        call_post_hooks(node, [], grad, fast)
+                    if hooked:
+                        call_leaf_hooks(node, grad, fast)
                 continue
             if hooked and node._pre_hooks:
                 grad = call_pre_hooks(node, grad, fast)
@@ -312,6 +321,17 @@ def call_tensor_hooks(node: Node, grad: Any, fast: bool, create_graph: bool) -> 
         if retained is not None:
             accumulate_grad(retained, grad, create_graph)
     return grad
+
+
+def call_leaf_hooks(node: AccumulateGrad, grad: Any, fast: bool) -> None:
+    """After a leaf's gradient is accumulated: its post-accumulate-grad hooks, then the node's hooks."""
+    hooks = node._tensor_pre_hooks
+    for hook in list(hooks.post.values()) if isinstance(hooks, LeafHooks) else ():
+        r = hook(node.variable)  # it may read or change .grad (an optimizer step inside backward)
+        if r is not None and not isinstance(r, Tensor):
+            raise TypeError(f"expected Variable, but hook returned '{type_of(r)}'")
+    if node._post_hooks:
+        call_post_hooks(node, [], grad, fast)
 
 
 def call_pre_hooks(node: Node, grad: Any, fast: bool) -> Any:
