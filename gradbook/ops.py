@@ -99,13 +99,13 @@ class Op(Node):
         if cls._saves_result:
             d["_result"] = out
             d["_result_ref"] = weakref.ref(result)  # watched for in-place changes
-        return result
+        return result if not _State.saved_hooks else _pack(node, result)  # saved_tensors_hooks
 
     def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
         """The gradient for each input (None where none is needed), summed back to the input's
         shape and dtype, and whether each is a new array that nothing else holds (``fast``: the
         values are NumPy arrays; else Tensors, and the rules record a graph of their own)."""
-        d = self.__dict__
+        d = self.__dict__ if "_packed" not in self.__dict__ else self._unpacked()
         if not fast:
             grads = []
             for rule, reads, (fn, _), (shape, dtype) in zip(self._vjps, self._reads, self.next_functions, self._meta):
@@ -135,7 +135,7 @@ class Op(Node):
     @property
     def result(self) -> Tensor:
         """The saved output, as a tensor whose grad_fn is this node (so it can be differentiated)."""
-        return Tensor._make(self._result, self)
+        return Tensor._make(self._result if "_packed" not in self.__dict__ else self._unpacked()["_result"], self)
 
     def release(self) -> None:
         """Free the saved tensors (a backward without retain_graph)."""
@@ -143,8 +143,19 @@ class Op(Node):
         for name in self.saves:
             if d.get(name, True) is not None:  # an input never saved stays None
                 d.pop("_result" if name == "result" else name, None)
-        d.pop("_versions", None)  # it holds the saved tensors too
+        d.pop("_versions", None), d.pop("_packed", None)  # they hold the saved tensors too
         d["_freed"] = True
+
+    def _unpacked(self) -> dict:
+        """The node's values, with what saved_tensors_hooks packed unpacked (the result as an array)."""
+        d = dict(self.__dict__)
+        for key, (packed, unpack) in self.__dict__["_packed"].items():
+            t = unpack(packed)
+            if not isinstance(t, Tensor):
+                got = type(t).__name__
+                raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type {got}")  # noqa: E501
+            d[key] = t._array if key == "_result" else t
+        return d
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -171,9 +182,28 @@ class Op(Node):
             raise RuntimeError(FREED_ERROR)
         if d.get(name, True) is None:
             return None  # not saved: no gradient that reads it was needed
+        if "_packed" in d:  # kept by saved_tensors_hooks: unpacked at each read, as in torch
+            return self.result if name == "result" else self._unpacked()[name]
         if self.stale():
             raise self.version_error()
         return self.result if name == "result" else d[name]
+
+
+def _pack(node: Op, result: Tensor) -> Tensor:
+    """Under ``autograd.graph.saved_tensors_hooks``: the node keeps ``pack(t)`` of each tensor it
+    saved, not the tensor (nor its version: the hooks own the values now)."""
+    pack, unpack = _State.saved_hooks[-1]
+    d, packed = node.__dict__, {}
+    for name, _, _ in type(node)._saved_inputs:
+        if d[name] is not None:
+            packed[name], d[name] = (pack(d[name]), unpack), _PACKED
+    if type(node)._saves_result:
+        packed["_result"], d["_result"], d["_result_ref"] = (pack(result), unpack), _PACKED, None
+    d["_versions"], d["_packed"] = [], packed
+    return result
+
+
+_PACKED = "packed by saved_tensors_hooks"  # what a node holds in place of a packed tensor
 
 
 def _view(result: Tensor, t: Tensor, cls: type[Op], params: dict) -> Tensor:
@@ -1271,6 +1301,11 @@ class NllLossBackward0(Op):
 # helpers cover the rest.
 
 
+def _in_float64(fn: Any, x: np.ndarray) -> np.ndarray:
+    """``fn`` computed in float64 and rounded once, as the forward of exp, log, sin and cos is."""
+    return fn(x) if x.dtype != np.float32 else fn(x.astype(np.float64)).astype(np.float32)
+
+
 def _is_tensor(x: Any) -> bool:
     return isinstance(x, Tensor)  # else a NumPy array (or a NumPy scalar, for 0-d results)
 
@@ -1289,19 +1324,19 @@ def _or(value: Any, default: Any) -> Any:
 
 
 def _exp(x: Any) -> Any:
-    return x.exp() if _is_tensor(x) else np.exp(x)
+    return x.exp() if _is_tensor(x) else _in_float64(np.exp, x)
 
 
 def _log(x: Any) -> Any:
-    return x.log() if _is_tensor(x) else np.log(x)
+    return x.log() if _is_tensor(x) else _in_float64(np.log, x)
 
 
 def _cos(x: Any) -> Any:
-    return x.cos() if _is_tensor(x) else np.cos(x)
+    return x.cos() if _is_tensor(x) else _in_float64(np.cos, x)
 
 
 def _sin(x: Any) -> Any:
-    return x.sin() if _is_tensor(x) else np.sin(x)
+    return x.sin() if _is_tensor(x) else _in_float64(np.sin, x)
 
 
 def _where(condition: Any, a: Any, b: Any) -> Any:

@@ -401,6 +401,35 @@ CASES = {
     )(leaf(T, [1.0])),
     "post-accumulate hook on a non-leaf": lambda T: (leaf(T, [1.0]) * 1).register_post_accumulate_grad_hook(print),
     "post-accumulate hook without grad": lambda T: T.ones(1).register_post_accumulate_grad_hook(print),
+    # ------------------------------------------------ saved_tensors_hooks
+    "saved_tensors_hooks sees what is saved": lambda T: (
+        lambda x, seen: (
+            (lambda y: None)(
+                _with_hooks(T, lambda t: seen.append(tuple(t.shape)) or t, lambda p: p, lambda: x * x + x.exp())
+            ),
+            seen,
+        )[1]
+    )(leaf(T, [1.0, 2.0]), []),
+    "gradients through packed tensors": lambda T: (
+        lambda x: (_with_hooks(T, lambda t: t * 1, lambda p: p, lambda: (x * x * x).sum()).backward(), x.grad)[1]
+    )(leaf(T, [1.0, 2.0])),
+    "unpack changes what backward reads": lambda T: (
+        lambda x: (_with_hooks(T, lambda t: t, lambda p: p * 0 + 10, lambda: (x * x).sum()).backward(), x.grad)[1]
+    )(leaf(T, [1.0, 2.0])),
+    "nested hooks: the innermost packs": lambda T: (
+        lambda x, seen: (
+            _with_hooks(
+                T,
+                lambda t: seen.append("outer") or t,
+                lambda p: p,
+                lambda: _with_hooks(T, lambda t: seen.append("inner") or t, lambda p: p, lambda: x.sin()),
+            ),
+            seen,
+        )[1]
+    )(leaf(T, [1.0]), []),
+    "unpack returning a number": lambda T: (
+        lambda x: _with_hooks(T, lambda t: t, lambda p: 5, lambda: x.sin()).sum().backward()
+    )(leaf(T, [1.0])),
     # ------------------------------------------------ random draws: shapes, dtypes, errors (values: issue 12)
     "manual_seed returns a Generator": lambda T: repr(T.manual_seed(3)).split(" object at")[0],
     "initial_seed after manual_seed": lambda T: (T.manual_seed(3), T.initial_seed())[1],
@@ -467,6 +496,11 @@ CASES = {
         lambda w: (T.no_grad().__enter__(), w.uniform_(1.0, 1.0), T.set_grad_enabled(True), w)[3]
     )(leaf(T, [0.0, 0.0])),
 }
+
+
+def _with_hooks(T, pack, unpack, program):
+    with T.autograd.graph.saved_tensors_hooks(pack, unpack):
+        return program()
 
 
 def _error_type(program):

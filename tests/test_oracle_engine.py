@@ -181,6 +181,7 @@ def test_retain_graph_semantics_match_torch_per_node():
         "norms_and_statistics.py",
         "setup_context_function.py",
         "module_tour.py",
+        "saved_tensors_hooks.py",
         "batchnorm_dropout_lesson.py",
     ],
 )

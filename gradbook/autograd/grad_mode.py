@@ -12,6 +12,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 class _State:
     enabled = True  # read on every op, so a plain class attribute (no thread-locals)
     inference = False  # inside inference_mode: the tensors made are inference tensors
+    saved_hooks: list = []  # (pack, unpack) of each saved_tensors_hooks entered, innermost last
 
 
 def is_grad_enabled() -> bool:
