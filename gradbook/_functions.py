@@ -83,6 +83,7 @@ exp2 = _function(Tensor.exp2)
 log2 = _function(Tensor.log2)
 log10 = _function(Tensor.log10)
 sign = _function(Tensor.sign)
+erf = _function(Tensor.erf)
 floor = _function(Tensor.floor)
 ceil = _function(Tensor.ceil)
 round = _function(Tensor.round)  # noqa: A001
@@ -149,6 +150,7 @@ __all__ = [
     "div",
     "dot",
     "equal",
+    "erf",
     "exp",
     "exp2",
     "expm1",

@@ -153,7 +153,9 @@ class Op(Node):
             t = unpack(packed)
             if not isinstance(t, Tensor):
                 got = type(t).__name__
-                raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type {got}")  # noqa: E501
+                raise TypeError(
+                    f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type {got}"
+                )  # noqa: E501
             d[key] = t._array if key == "_result" else t
         return d
 
@@ -726,6 +728,18 @@ class Log10Backward0(Op):
     saves = ("self",)
     forward = _rounded(np.log10)
     rules = {"∂out/∂self = 1/(self · ln 10)": lambda n, g, self: g / (self * math.log(10))}
+
+
+class ErfBackward0(Op):
+    """out = erf(self) = 2/√π ∫₀ˢᵉˡᶠ e^(-t²) dt"""
+
+    saves = ("self",)
+    forward = _floating(lambda a: _erf_of(a))
+    rules = {"∂out/∂self = 2/√π · e^(-self²)": lambda n, g, self: g * (2 / math.sqrt(math.pi)) * _exp(-self * self)}
+
+
+def _erf_of(a: np.ndarray) -> np.ndarray:
+    return np.vectorize(math.erf, otypes=[np.float64])(a).astype(a.dtype, copy=False)  # NumPy has no erf
 
 
 class SignBackward0(Op):

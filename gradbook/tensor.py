@@ -305,6 +305,9 @@ class Tensor:
     def log10(self) -> Tensor:
         return ops.Log10Backward0.apply(self)
 
+    def erf(self) -> Tensor:
+        return ops.ErfBackward0.apply(self)
+
     def sign(self) -> Tensor:
         return ops.SignBackward0.apply(self)
 

@@ -59,6 +59,7 @@ TABLE = [
     line("Exp2Backward0", lambda T, a: a.exp2(), (3,)),
     line("Log2Backward0", lambda T, a: a.log2(), (3,), positive=True),
     line("Log10Backward0", lambda T, a: T.log10(a), (3,), positive=True),
+    line("ErfBackward0", lambda T, a: T.erf(a), (3,)),
     line("SignBackward0", lambda T, a: a.sign(), (3,)),
     line("FloorBackward0", lambda T, a: a.floor(), (3,)),
     line("CeilBackward0", lambda T, a: T.ceil(a), (3,)),

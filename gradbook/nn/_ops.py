@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..ops import Op, _constant, _exp, _is_tensor, _mean, _scatter, _sigmoid, _sum, _where
+from ..ops import ErfBackward0, Op, _constant, _erf_of, _exp, _is_tensor, _mean, _scatter, _sigmoid, _sum, _where
 
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
 _GELU_KAPPA = 0.044715
@@ -33,10 +33,6 @@ def _reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
 def _per_element(n: Op, g: Any) -> Any:
     """The upstream gradient of one element's loss: g, or g/N for the mean."""
     return g / math.prod(n._meta[0][0]) if n.reduction == "mean" else g
-
-
-def _erf_of(a: np.ndarray) -> np.ndarray:
-    return np.vectorize(math.erf, otypes=[np.float64])(a).astype(a.dtype, copy=False)  # NumPy has no erf
 
 
 def _erf(x: Any) -> Any:
@@ -66,14 +62,6 @@ def _float_target(a: np.ndarray, t: np.ndarray) -> np.ndarray:
 
 
 # ================================================================ activations
-
-
-class ErfBackward0(Op):
-    """out = erf(self) = 2/√π ∫₀ˢᵉˡᶠ e^(-t²) dt (GELU's rule uses it under create_graph)"""
-
-    saves = ("self",)
-    forward = staticmethod(lambda a: _erf_of(a if a.dtype.kind == "f" else a.astype(np.float32)))
-    rules = {"∂out/∂self = 2/√π · e^(-self²)": lambda n, g, self: g * (2 / math.sqrt(math.pi)) * _exp(-self * self)}
 
 
 class LeakyReluBackward0(Op):
