@@ -70,6 +70,14 @@ int = int32  # noqa: A001  (torch.int)
 __version__ = "0.1.0"
 
 
+def __getattr__(name: str) -> _typing.Any:  # a torch name gradbook lacks: say so, by name
+    from . import _missing
+
+    if name in _missing.TORCH:
+        raise _missing.missing("", name)
+    raise AttributeError(f"module 'gradbook' has no attribute '{name}'")
+
+
 def draw(*roots: Tensor, **kwargs: _typing.Any) -> GraphDrawing:
     """Draw the autograd graph behind ``roots`` (a ``graphviz.Digraph``; a notebook cell shows it).
 

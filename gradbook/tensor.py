@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _device
+from . import _device, _missing
 from ._dtypes import DTYPES, Size, dtype, float32, float64, int64
 from ._messages import NON_LEAF_GRAD_WARNING
 from ._printing import format_tensor
@@ -650,6 +650,11 @@ class Tensor:
         self._array = value._array
 
     # ------------------------------------------------ attributes and conversion
+
+    def __getattr__(self, name: str) -> Any:  # reached only for names a Tensor does not have
+        if name in _missing.TENSOR:
+            raise _missing.missing("Tensor.", name)
+        raise AttributeError(f"'Tensor' object has no attribute '{name}'")
 
     def __new__(cls, *args: Any) -> Tensor:  # torch.Tensor([1, 2]) is float32; Tensor(2, 3) a new 2×3
         return dispatch.new_tensor(*args)

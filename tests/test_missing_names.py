@@ -1,0 +1,41 @@
+"""A torch name gradbook lacks gives an error that names it (a NotImplementedError that hasattr
+still reads as missing); the lists of such names stay equal to what torch has and gradbook lacks."""
+
+import numpy as np
+import pytest
+
+import gradbook
+from gradbook import _missing
+
+
+def test_a_missing_tensor_method_is_named():
+    with pytest.raises(NotImplementedError, match=r"gradbook's Tensor has no topk \(torch.Tensor.topk\)"):
+        gradbook.ones(3).topk(1)
+
+
+def test_a_missing_function_is_named():
+    with pytest.raises(NotImplementedError, match=r"gradbook has no compile \(torch.compile\)"):
+        gradbook.compile  # noqa: B018
+
+
+def test_hasattr_still_finds_nothing():
+    x = gradbook.ones(2)
+    assert not hasattr(x, "topk") and not hasattr(x, "values") and not hasattr(gradbook, "fft")
+    assert getattr(x, "topk", None) is None
+    np.testing.assert_array_equal(np.asarray(x), [1.0, 1.0])  # NumPy's probing of attributes is unaffected
+
+
+def test_other_names_are_plain_attribute_errors():
+    with pytest.raises(AttributeError, match="'Tensor' object has no attribute 'nonsense'") as e:
+        gradbook.ones(1).nonsense  # noqa: B018
+    assert not isinstance(e.value, NotImplementedError)
+    with pytest.raises(AttributeError, match="module 'gradbook' has no attribute 'nonsense'"):
+        gradbook.nonsense  # noqa: B018
+
+
+def test_the_lists_are_what_torch_has_and_gradbook_lacks():
+    torch = pytest.importorskip("torch")
+    tensor = {n for n in dir(torch.Tensor) if not n.startswith("_") and not hasattr(gradbook.Tensor, n)}
+    module = {n for n in dir(torch) if not n.startswith("_") and n[0].islower() and not hasattr(gradbook, n)}
+    assert _missing.TENSOR == tensor, "regenerate gradbook/_missing.py: a name was added or torch changed"
+    assert _missing.TORCH == module, "regenerate gradbook/_missing.py: a name was added or torch changed"
