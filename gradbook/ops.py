@@ -1282,25 +1282,28 @@ class MseLossBackward0(Op):
 
 
 class NllLossBackward0(Op):
-    """out = -mean of self[i, target[i]] (self holds log-probabilities)
+    """out = -Σ w[target[i]] · self[i, target[i]] / Σ w[target[i]] (self holds log-probabilities;
+    the class weights w are 1 unless given)
 
     ``self`` is (N, C) with N targets, or (C,) with one 0-d target (a single example).
     """
 
-    saves = ("self", "target")
+    saves = ("self", "target", "weight")
 
     @staticmethod
-    def forward(a: np.ndarray, target: Tensor, reduction: str, ignore_index: int) -> np.ndarray:
+    def forward(a: np.ndarray, target: Tensor, reduction: str, ignore_index: int, weight: Any) -> np.ndarray:
         t = target._array.reshape(-1)  # class indices: a param, not a differentiable input
         keep = t != ignore_index
-        picked = -a.reshape(-1, a.shape[-1])[np.arange(t.size), np.where(keep, t, 0)]
-        picked = np.where(keep, picked, 0).astype(a.dtype)
+        w = np.where(keep, 1 if weight is None else weight._array[np.where(keep, t, 0)], 0).astype(a.dtype)
+        picked = np.where(keep, -a.reshape(-1, a.shape[-1])[np.arange(t.size), np.where(keep, t, 0)] * w, 0).astype(
+            a.dtype
+        )
         if reduction == "none":
             return picked if a.ndim == 2 else picked.reshape(())
         if reduction == "sum":
             return np.add.reduce(picked, axis=None)
-        count = int(keep.sum())  # every target ignored: the mean of nothing is nan
-        return np.add.reduce(picked, axis=None) / a.dtype.type(count) if count else a.dtype.type(np.nan)
+        total = np.add.reduce(w, axis=None)  # every target ignored: the mean of nothing is nan
+        return np.add.reduce(picked, axis=None) / total if total else a.dtype.type(np.nan)
 
     rules = {
         "∂out/∂self = -1/N at each target, else 0": (
@@ -1552,10 +1555,13 @@ def _mse_count(n: Op) -> int:
 
 
 def _nll_weights(n: Op) -> np.ndarray:
-    """∂out/∂self for a seed of 1: -1 at each kept target (divided by their number for the mean)."""
+    """∂out/∂self for a seed of 1: -w[target] at each kept target (divided by their total weight
+    for the mean)."""
     shape, dtype = n._meta[0]
     t = n.target._array.reshape(-1)
     keep = t != n.ignore_index
+    weight = np.ones(shape[-1], dtype=dtype) if n.weight is None else n.weight._array.astype(dtype)
     w = np.zeros((t.size, shape[-1]), dtype=dtype)
-    w[np.arange(t.size)[keep], t[keep]] = -1
-    return w.reshape(shape) / (max(int(keep.sum()), 1) if n.reduction == "mean" else 1)
+    w[np.arange(t.size)[keep], t[keep]] = -weight[t[keep]]
+    total = np.add.reduce(weight[t[keep]], axis=None) if n.reduction == "mean" else 1
+    return w.reshape(shape) / (total if total else 1)

@@ -349,6 +349,31 @@ CASES = {
     )(leaf(T, [1.0, 2.0, 3.0])),
     "index_put_ with a list": lambda T: T.zeros(3).index_put_([T.tensor([0])], T.tensor(1.0)),
     "where with a number": lambda T: T.where(T.tensor([1.0, -1.0]) > 0, T.tensor([1.0, -1.0]), 0.0),
+    # ------------------------------------------------ class weights in nll_loss / cross_entropy
+    "nll_loss with class weights": lambda T: (
+        lambda x, t, w: [T.nn.functional.nll_loss(x, t, w, reduction=r) for r in ("mean", "sum", "none")]
+    )(_log_probs(T), T.tensor([1, 2, 0]), T.tensor([1.0, 2.0, 0.5])),
+    "nll_loss weighted gradient": lambda T: (
+        lambda x: (T.nn.functional.nll_loss(x, T.tensor([1, 2, 0]), T.tensor([1.0, 2.0, 0.5])).backward(), x.grad)[1]
+    )(_log_probs(T).requires_grad_()),
+    "nll_loss weighted, an ignored target": lambda T: T.nn.functional.nll_loss(
+        _log_probs(T), T.tensor([1, -100, 0]), T.tensor([1.0, 2.0, 0.5])
+    ),
+    "nll_loss weighted, one example": lambda T: T.nn.functional.nll_loss(
+        _log_probs(T)[0], T.tensor(1), T.tensor([1.0, 2.0, 0.5])
+    ),
+    "nll_loss with a wrong weight": lambda T: T.nn.functional.nll_loss(_log_probs(T), T.tensor([1, 2, 0]), T.ones(2)),
+    "CrossEntropyLoss(weight=)": lambda T: T.nn.CrossEntropyLoss(weight=T.tensor([1.0, 2.0, 0.5]))(
+        _log_probs(T), T.tensor([1, 2, 0])
+    ),
+    "nll_loss(size_average=False)": lambda T: T.nn.functional.nll_loss(
+        _log_probs(T), T.tensor([1, 2, 0]), size_average=False
+    ),
+    "its weight is saved": lambda T: (
+        T.nn.functional.nll_loss(
+            _log_probs(T).requires_grad_(), T.tensor([1, 2, 0]), T.tensor([1.0, 2.0, 0.5])
+        ).grad_fn._saved_weight
+    ),
     # ------------------------------------------------ post-accumulate-grad hooks
     "post-accumulate hooks see each sum": lambda T: (
         lambda x, seen: (
@@ -496,6 +521,10 @@ CASES = {
         lambda w: (T.no_grad().__enter__(), w.uniform_(1.0, 1.0), T.set_grad_enabled(True), w)[3]
     )(leaf(T, [0.0, 0.0])),
 }
+
+
+def _log_probs(T):
+    return T.tensor([[0.1, 0.7, 0.2], [0.3, 0.3, 0.4], [0.5, 0.1, 0.4]]).log()
 
 
 def _with_hooks(T, pack, unpack, program):

@@ -1142,13 +1142,11 @@ class NLLLoss(_WeightedLoss):
         reduce: Any = None,
         reduction: str = "mean",
     ) -> None:
-        if weight is not None:
-            raise NotImplementedError("gradbook's NLLLoss has no class weights")
         super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return functional.nll_loss(input, target, reduction=self.reduction, ignore_index=self.ignore_index)
+        return functional.nll_loss(input, target, self.weight, ignore_index=self.ignore_index, reduction=self.reduction)
 
 
 class CrossEntropyLoss(_WeightedLoss):
@@ -1162,10 +1160,10 @@ class CrossEntropyLoss(_WeightedLoss):
         reduce: Any = None,
         reduction: str = "mean",
     ) -> None:
-        if weight is not None:
-            raise NotImplementedError("gradbook's CrossEntropyLoss has no class weights")
         super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return functional.cross_entropy(input, target, reduction=self.reduction, ignore_index=self.ignore_index)
+        return functional.cross_entropy(
+            input, target, self.weight, ignore_index=self.ignore_index, reduction=self.reduction
+        )

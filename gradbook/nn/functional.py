@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -61,8 +62,6 @@ def _broadcast_target(input: Tensor, target: Any) -> tuple[Tensor, Tensor]:  # n
     with torch's warning."""
     target = _dispatch.lift(target, input)
     if input._array.shape != target._array.shape:
-        import warnings
-
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
             "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
@@ -83,11 +82,21 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
     return ops.MseLossBackward0.apply(input, target, reduction=reduction)
 
 
-def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean", ignore_index: int = -100) -> Tensor:  # noqa: A002
-    """Negative log-likelihood: -mean of input[i, target[i]], for log-probabilities ``input``.
+def nll_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Negative log-likelihood: -mean of input[i, target[i]], for log-probabilities ``input``
+    (weighted by class with ``weight``: the mean divides by the targets' total weight).
 
     ``input`` is (N, C) with N class indices, or (C,) with one (a 0-d target).
     """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if target._array.dtype not in (np.int64, np.uint8):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {scalar_name(target._array.dtype)}")
@@ -102,13 +111,32 @@ def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean", ignore_inde
     bad = (target._array != ignore_index) & ((target._array < 0) | (target._array >= classes))
     if bad.any():
         raise IndexError(f"Target {int(target._array[bad][0])} is out of bounds.")
-    return ops.NllLossBackward0.apply(input, target=target, reduction=reduction, ignore_index=ignore_index)
+    if weight is not None and (weight.ndim != 1 or weight.numel() != classes):
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {classes} classes or no classes but got weight "
+            f"tensor of shape: {list(weight.shape)}"
+        )
+    return ops.NllLossBackward0.apply(
+        input, target=target, reduction=reduction, ignore_index=ignore_index, weight=weight
+    )
 
 
-def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean", ignore_index: int = -100) -> Tensor:  # noqa: A002
+def cross_entropy(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
     """Cross-entropy of class scores (logits) and class indices: nll_loss(log_softmax(input))."""
+    if label_smoothing:
+        raise NotImplementedError("gradbook's cross_entropy has no label_smoothing; mix the targets by hand")
     classes = 1 if input.ndim > 1 else 0  # (N, C) scores, or (C,) for one example
-    return nll_loss(input.log_softmax(classes), target, reduction=reduction, ignore_index=ignore_index)
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    return nll_loss(input.log_softmax(classes), target, weight, ignore_index=ignore_index, reduction=reduction)
 
 
 # ------------------------------------------------ activations
@@ -268,6 +296,20 @@ def _not_differentiable(function: str, **tensors: Tensor | None) -> None:
                 f"The function '{function}' is not differentiable with respect to argument '{name}'. "
                 "This input cannot have requires_grad True."
             )
+
+
+def _legacy_reduction(size_average: Any, reduce: Any, reduction: str) -> str:
+    """torch's old size_average= and reduce= arguments, turned into reduction= with its warning."""
+    if size_average is None and reduce is None:
+        return reduction
+    size_average, reduce = size_average is not False, reduce is not False
+    reduction = "none" if not reduce else "mean" if size_average else "sum"
+    warnings.warn(
+        f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
+        UserWarning,
+        stacklevel=3,
+    )
+    return reduction
 
 
 def _array_of(t: Tensor | None) -> np.ndarray | None:
