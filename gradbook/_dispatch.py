@@ -747,8 +747,9 @@ def arg_extreme(fn: Any, t: Tensor, dim: Any, keepdim: bool) -> Tensor:
     return Tensor._make(fn(t._array, axis=d, keepdims=keepdim))
 
 
-def view(t: Tensor, shape: Sequence[Any]) -> Tensor:
-    """Same elements in a new shape (one dimension may be -1)."""
+def view(t: Tensor, shape: Sequence[Any], copy_if_needed: bool = False) -> Tensor:
+    """Same elements in a new shape (one dimension may be -1). Where the memory layout allows no
+    view (after a transpose), ``view`` refuses as torch does and ``reshape`` copies first."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = shape[0]
     shape = tuple(int(s) for s in shape)
@@ -758,7 +759,32 @@ def view(t: Tensor, shape: Sequence[Any]) -> Tensor:
         raise RuntimeError("only one dimension can be inferred")
     if (-1 in shape and (known == 0 or size % known)) or (-1 not in shape and known != size):
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
+    if not t._array.flags.c_contiguous and not _viewable(t._array, shape):
+        if not copy_if_needed:
+            raise RuntimeError(
+                "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+                "across two contiguous subspaces). Use .reshape(...) instead."
+            )
+        return ops.UnsafeViewBackward0.apply(contiguous(t), shape=shape)
     return ops.ViewBackward0.apply(t, shape=shape)
+
+
+def _viewable(a: np.ndarray, shape: tuple) -> bool:
+    """Whether NumPy can give ``a`` this shape without copying (torch's rule for view)."""
+    try:
+        a.view().shape = shape
+    except AttributeError:
+        return False
+    return True
+
+
+def contiguous(t: Tensor) -> Tensor:
+    """t itself if its elements lie in row-major order, else a row-major copy (CloneBackward0)."""
+    if t._array.flags.c_contiguous:
+        return t
+    out = ops.CloneBackward0.apply(t)
+    out._array = np.ascontiguousarray(out._array)  # a new tensor's own copy: only its layout changes
+    return out
 
 
 def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -768,7 +794,7 @@ def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     if s == e:
         return t
     shape = t._array.shape
-    return view(t, shape[:s] + (int(np.prod(shape[s : e + 1])),) + shape[e + 1 :])
+    return view(t, shape[:s] + (int(np.prod(shape[s : e + 1])),) + shape[e + 1 :], copy_if_needed=True)
 
 
 def squeeze(t: Tensor, dim: Any = None) -> Tensor:

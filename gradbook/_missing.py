@@ -15,7 +15,7 @@ bitwise_and bitwise_and_ bitwise_left_shift bitwise_left_shift_ bitwise_not bitw
 bitwise_or bitwise_or_ bitwise_right_shift bitwise_right_shift_ bitwise_xor bitwise_xor_ bmm
 broadcast_to byte cauchy_ ccol_indices cdouble cfloat chalf char cholesky cholesky_inverse
 cholesky_solve chunk clamp_max clamp_max_ clamp_min clamp_min_ clip_ coalesce col_indices conj
-conj_physical conj_physical_ const_data_ptr contiguous copysign copysign_ corrcoef cosh cosh_
+conj_physical conj_physical_ const_data_ptr  copysign copysign_ corrcoef cosh cosh_
 count_nonzero cov cross crow_indices cummax cummin cumprod cumprod_ cumsum_ data_ptr deg2rad
 deg2rad_ dense_dim dequantize det diag diag_embed diagflat diagonal diagonal_scatter diff
 digamma digamma_ dim_order dist divide divide_ dsplit eig element_size eq_ erf_ erfc erfc_
@@ -25,7 +25,7 @@ geqrf ger grad_dtype greater greater_ greater_equal greater_equal_ gt gt_ half h
 hash_tensor heaviside heaviside_ histc histogram hsplit hypot hypot_ i0 i0_ igamma igamma_
 igammac igammac_ imag index index_add index_add_ index_copy index_copy_ index_fill index_fill_
 index_put index_reduce index_reduce_ indices inner int int_repr inverse ipu is_coalesced
-is_complex is_conj is_contiguous is_distributed is_inference is_ipu is_maia is_meta is_mkldnn
+is_complex is_conj  is_distributed is_inference is_ipu is_maia is_meta is_mkldnn
 is_mps is_mtia is_neg is_nested is_nonzero is_pinned is_quantized is_same_size is_set_to
 is_shared is_signed is_sparse is_sparse_csr is_vulkan is_xla is_xpu isfinite isinf isnan
 isneginf isposinf isreal istft itemsize kron kthvalue layout lcm lcm_ ldexp ldexp_ le le_ lerp

@@ -947,6 +947,12 @@ class ViewBackward0(Op):
     rules = {"∂/∂self: g reshaped back": lambda n, g: g.reshape(n._meta[0][0])}
 
 
+class UnsafeViewBackward0(ViewBackward0):
+    """out = a copy of self in a new shape (``reshape`` where no view can do it: after a clone)"""
+
+    view = False
+
+
 class SqueezeBackward0(ViewBackward0):
     """out = self without its size-1 dimensions"""
 
@@ -1012,9 +1018,9 @@ class ExpandBackward0(Op):
 
 
 class CloneBackward0(Op):
-    """out = a copy of self"""
+    """out = a copy of self (in self's memory layout, as torch's clone keeps strides)"""
 
-    forward = staticmethod(lambda a: a.copy())
+    forward = staticmethod(lambda a: np.copy(a, order="K"))
     rules = {"∂out/∂self = 1": lambda n, g: g}
 
 

@@ -387,8 +387,8 @@ class Tensor:
     # ------------------------------------------------ shape
 
     def reshape(self, *shape: Any) -> Tensor:
-        """Same elements, new shape."""
-        return dispatch.view(self, shape)
+        """Same elements, new shape (a view if the memory layout allows one, else a copy)."""
+        return dispatch.view(self, shape, copy_if_needed=True)
 
     def view(self, *shape: Any) -> Tensor:
         return dispatch.view(self, shape)
@@ -397,7 +397,13 @@ class Tensor:
         return dispatch.view(self, other.shape)
 
     def reshape_as(self, other: Tensor) -> Tensor:
-        return dispatch.view(self, other.shape)
+        return dispatch.view(self, other.shape, copy_if_needed=True)
+
+    def contiguous(self) -> Tensor:
+        return dispatch.contiguous(self)
+
+    def is_contiguous(self) -> builtins.bool:
+        return builtins.bool(self._array.flags.c_contiguous)
 
     def flatten(self, start_dim: builtins.int = 0, end_dim: builtins.int = -1) -> Tensor:
         """Flatten dimensions ``start_dim`` .. ``end_dim`` into one."""

@@ -94,6 +94,7 @@ TABLE = [
     line("MinBackward0", lambda T, a: a.min(0, keepdim=True)[0], (2, 3)),
     # shape
     line("ViewBackward0", lambda T, a: a.view(3, 2), (2, 3)),
+    line("UnsafeViewBackward0", lambda T, a: a.t().reshape(6), (2, 3)),  # no view after a transpose
     line("SqueezeBackward0", lambda T, a: a.squeeze(), (2, 1, 3)),
     line("SqueezeBackward1", lambda T, a: a.squeeze(1), (2, 1, 3)),
     line("SqueezeBackward2", lambda T, a: a.squeeze((1,)), (2, 1, 3)),

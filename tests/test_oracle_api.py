@@ -349,6 +349,32 @@ CASES = {
     )(leaf(T, [1.0, 2.0, 3.0])),
     "index_put_ with a list": lambda T: T.zeros(3).index_put_([T.tensor([0])], T.tensor(1.0)),
     "where with a number": lambda T: T.where(T.tensor([1.0, -1.0]) > 0, T.tensor([1.0, -1.0]), 0.0),
+    # ------------------------------------------------ memory layout: contiguous, view and reshape
+    "is_contiguous": lambda T: (
+        T.ones(2, 3).is_contiguous(),
+        T.ones(2, 3).t().is_contiguous(),
+        T.ones(3)[::2].is_contiguous(),
+        T.ones(2, 1).expand(2, 3).is_contiguous(),
+    ),
+    "contiguous() of a contiguous tensor is itself": lambda T: (lambda x: x.contiguous() is x)(T.ones(2)),
+    "contiguous() after .t()": lambda T: (
+        lambda x: (x.t().contiguous().grad_fn.name(), x.t().contiguous().is_contiguous())
+    )(leaf(T, [[1.0, 2.0], [3.0, 4.0]])),
+    "clone keeps the layout": lambda T: (
+        T.ones(2, 3).t().clone().is_contiguous(),
+        T.ones(2, 3)[:, ::2].clone().is_contiguous(),
+    ),
+    "view after .t()": lambda T: T.ones(2, 3).t().view(-1),
+    "reshape after .t()": lambda T: (
+        lambda x: (lambda r: (r, r.grad_fn.name(), r.grad_fn.next_functions[0][0].name(), r._base is None))(
+            x.t().reshape(-1)
+        )
+    )(leaf(T, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])),
+    "reshape of a contiguous tensor is a view": lambda T: (
+        lambda x: (x.reshape(3, 2).grad_fn.name(), x.reshape(3, 2)._base is x)
+    )(leaf(T, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])),
+    "flatten after .t()": lambda T: leaf(T, [[1.0, 2.0], [3.0, 4.0]]).t().flatten().grad_fn.name(),
+    "view of a slice that stays a view": lambda T: T.arange(12.0).reshape(3, 4)[1:].view(8),
     # ------------------------------------------------ class weights in nll_loss / cross_entropy
     "nll_loss with class weights": lambda T: (
         lambda x, t, w: [T.nn.functional.nll_loss(x, t, w, reduction=r) for r in ("mean", "sum", "none")]
