@@ -395,6 +395,17 @@ CASES = {
     "nll_loss(size_average=False)": lambda T: T.nn.functional.nll_loss(
         _log_probs(T), T.tensor([1, 2, 0]), size_average=False
     ),
+    "the old size_average/reduce in every loss that takes them": lambda T: (
+        lambda x, t: (
+            T.nn.functional.binary_cross_entropy(x, t, size_average=False),
+            T.nn.functional.binary_cross_entropy_with_logits(x, t, reduce=False),
+            T.nn.functional.l1_loss(x, t, size_average=False),
+            T.nn.functional.smooth_l1_loss(x, t, reduce=False),
+            T.nn.MSELoss(size_average=False)(x, t),
+            T.nn.L1Loss(reduce=False).reduction,
+            T.nn.CrossEntropyLoss(size_average=False).reduction,
+        )
+    )(T.tensor([0.5, 0.5]), T.tensor([0.0, 1.0])),  # logs of 0.5: the same float32 bits in both
     "its weight is saved": lambda T: (
         T.nn.functional.nll_loss(
             _log_probs(T).requires_grad_(), T.tensor([1, 2, 0]), T.tensor([1.0, 2.0, 0.5])

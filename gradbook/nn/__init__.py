@@ -1052,9 +1052,7 @@ class LogSoftmax(Softmax):
 class _Loss(Module):
     def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> None:
         super().__init__()
-        if size_average is not None or reduce is not None:
-            raise NotImplementedError("size_average and reduce are deprecated: use reduction='mean', 'sum' or 'none'")
-        self.reduction = reduction
+        self.reduction = functional._legacy_reduction(size_average, reduce, reduction)
 
 
 class _WeightedLoss(_Loss):

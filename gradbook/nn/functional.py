@@ -135,7 +135,7 @@ def cross_entropy(
     if label_smoothing:
         raise NotImplementedError("gradbook's cross_entropy has no label_smoothing; mix the targets by hand")
     classes = 1 if input.ndim > 1 else 0  # (N, C) scores, or (C,) for one example
-    reduction = _legacy_reduction(size_average, reduce, reduction)
+    reduction = _legacy_reduction(size_average, reduce, reduction)  # nll_loss checks it
     return nll_loss(input.log_softmax(classes), target, weight, ignore_index=ignore_index, reduction=reduction)
 
 
@@ -299,7 +299,8 @@ def _not_differentiable(function: str, **tensors: Tensor | None) -> None:
 
 
 def _legacy_reduction(size_average: Any, reduce: Any, reduction: str) -> str:
-    """torch's old size_average= and reduce= arguments, turned into reduction= with its warning."""
+    """torch's old size_average= and reduce= arguments, turned into reduction= with torch's warning
+    (for every loss that takes them, functional or module)."""
     if size_average is None and reduce is None:
         return reduction
     size_average, reduce = size_average is not False, reduce is not False
@@ -330,6 +331,7 @@ def binary_cross_entropy(
     >>> torch.nn.functional.binary_cross_entropy(torch.tensor([0.5]), torch.tensor([1.0]))
     tensor(0.6931)
     """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if target.shape != input.shape:
         raise ValueError(
@@ -362,6 +364,7 @@ def binary_cross_entropy_with_logits(
     >>> torch.nn.functional.binary_cross_entropy_with_logits(torch.tensor([0.0]), torch.tensor([1.0]))
     tensor(0.6931)
     """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
@@ -390,6 +393,7 @@ def l1_loss(
     >>> torch.nn.functional.l1_loss(torch.tensor([1.0, 4.0]), torch.tensor([2.0, 2.0]))
     tensor(1.5000)
     """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if weight is not None:
         raise NotImplementedError("gradbook's l1_loss has no weight")
@@ -412,6 +416,7 @@ def smooth_l1_loss(
     >>> torch.nn.functional.smooth_l1_loss(torch.tensor([0.5, 3.0]), torch.tensor([0.0, 0.0]))
     tensor(1.3125)
     """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
