@@ -77,7 +77,7 @@ _default = [CPU]  # set_default_device
 
 def check(where: Any) -> device:
     """The device a tensor may be made on: the CPU. torch's error for CUDA, a clear one for others."""
-    d = _default[0] if where is None else where if isinstance(where, device) else device(where)
+    d = _default[0] if where is None else device(where)
     if d.type == "cpu":
         return CPU
     if d.type == "cuda":
@@ -89,7 +89,7 @@ def check(where: Any) -> device:
 
 def set_default_device(where: Any) -> None:
     """The device factories use when none is given (torch checks it when a tensor is made)."""
-    _default[0] = CPU if where is None else where if isinstance(where, device) else device(where)
+    _default[0] = CPU if where is None else device(where)
 
 
 def get_default_device() -> device:

@@ -44,14 +44,15 @@ from .autograd.grad_mode import _State, no_grad
 from .tensor import Tensor
 
 
-def new_tensor(*args: Any) -> Tensor:
-    """``torch.Tensor(data)``: a copy of ``data`` in the default float dtype (float32);
-    ``torch.Tensor(2, 3)``: a new tensor of that shape."""
+def new_tensor(*args: Any, dtype: Any = None) -> Tensor:
+    """``torch.Tensor(data)`` (and ``FloatTensor(data)``): a copy of ``data`` in ``dtype``, the
+    default float dtype unless given; ``torch.Tensor(2, 3)``: a new tensor of that shape."""
+    dtype = get_default_dtype() if dtype is None else dtype
     if args and all(isinstance(a, builtins.int) and not isinstance(a, builtins.bool) for a in args):
-        return _factories.zeros(*args)
+        return _factories.zeros(*args, dtype=dtype)
     if len(args) > 1:
         raise TypeError(f"new() received an invalid combination of arguments - got {len(args)} arguments")
-    return _factories.tensor(args[0] if args else [], dtype=get_default_dtype())
+    return _factories.tensor(args[0] if args else [], dtype=dtype)
 
 
 def to(

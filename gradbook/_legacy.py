@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
-from . import _factories
+from . import _dispatch
 from ._dtypes import bool, dtype, float16, float32, float64, int32, int64
 from .tensor import Tensor
 
@@ -20,13 +20,7 @@ class _LegacyType(type):
 
     def __call__(cls, *args: Any) -> Tensor:
         """``FloatTensor(data)`` copies data; ``FloatTensor(2, 3)`` is a new tensor of that shape."""
-        if not args:
-            return _factories.tensor([], dtype=cls.dtype)
-        if all(isinstance(a, builtins.int) and not isinstance(a, builtins.bool) for a in args):
-            return _factories.zeros(*args, dtype=cls.dtype)
-        if len(args) == 1:
-            return _factories.tensor(args[0], dtype=cls.dtype)
-        raise TypeError(f"new() received an invalid combination of arguments - got {len(args)} arguments")
+        return _dispatch.new_tensor(*args, dtype=cls.dtype)
 
     def __repr__(cls) -> str:
         return f"<class 'gradbook.{cls.__name__}'>"
