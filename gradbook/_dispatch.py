@@ -34,13 +34,14 @@ from ._dtypes import (
 from ._dtypes import dtype as dtype_class
 from ._messages import (
     GRAD_DTYPE_ERROR,
+    INFERENCE_INPLACE_ERROR,
     LEAF_INPLACE_ERROR,
     OVERLAP_ERROR,
     VIEW_OF_LEAF_INPLACE_ERROR,
     type_of,
 )
 from .autograd import engine as autograd_engine
-from .autograd.grad_mode import _State, no_grad
+from .autograd.grad_mode import InferenceVersion, _State, no_grad
 from .tensor import Tensor
 
 
@@ -1018,12 +1019,11 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
     if not arrays:  # a view, written through (CopySlices)
         _write_through(view if view is not t else ops.AliasBackward0.apply(t), value)
     else:  # integer arrays or a mask: index_put (IndexPutBackward0) on the view they index
-        before = Tensor._make(view._array.copy(), view.grad_fn)
-        before.requires_grad = view.requires_grad
+        before = old_value(view)
         out = ops.IndexPutBackward0.apply(before, value, indices=tuple(rest), accumulate=False)
         if view is t and t._base is None:
             t._array[...] = out._array
-            t.grad_fn, t.requires_grad = out.grad_fn, True
+            t.grad_fn, t.requires_grad, t._output_nr = out.grad_fn, True, None
             _refresh_views(t)
         else:  # through a view: its base's grad_fn becomes CopySlices
             _write_through(view, out)
@@ -1033,6 +1033,8 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
 def _check_inplace(t: Tensor, other_requires: bool) -> None:
     """torch's refusals of an in-place change, before anything changes."""
     base = t._base
+    if type(t._vc) is InferenceVersion and not _State.inference:
+        raise RuntimeError(INFERENCE_INPLACE_ERROR)
     if base is not None and _State.enabled and base.grad_fn is None and base.requires_grad:
         raise RuntimeError(VIEW_OF_LEAF_INPLACE_ERROR)
     if not t._array.flags.writeable:  # an expanded tensor: several elements share one place
@@ -1052,7 +1054,7 @@ def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
     leaf that requires grad refuses, as in torch; any other tensor takes the op's grad_fn.
     """
     other_requires = isinstance(other, Tensor) and other.requires_grad
-    if t._base is not None:  # a view (an expanded tensor is one too)
+    if t._base is not None or type(t._vc) is InferenceVersion:  # a view (an expanded tensor is one too)
         _check_inplace(t, other_requires)
     if ufunc is not None and not (_State.enabled and (t.requires_grad or other_requires)):
         try:  # the optimizer's path: one NumPy call writing into t's memory
@@ -1071,15 +1073,14 @@ def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
     if _State.enabled and (t.requires_grad or other_requires):
         if t.grad_fn is None and t.requires_grad:
             raise RuntimeError(LEAF_INPLACE_ERROR)
-        before = Tensor._make(t._array.copy(), t.grad_fn)
-        before.requires_grad = t.requires_grad
+        before = old_value(t)
         out = op(before, other)
         if t._base is not None:  # a view: the change is recorded on its base
             _check_write(t, out)
             _write_through(t, out)
         else:
             _write(t, out)
-            t.grad_fn, t.requires_grad = out.grad_fn, True
+            t.grad_fn, t.requires_grad, t._output_nr = out.grad_fn, True, None
             _refresh_views(t)
     else:
         with no_grad():
@@ -1088,16 +1089,22 @@ def inplace(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
     return t
 
 
+def old_value(t: Tensor) -> Tensor:
+    """A copy of t's value before an in-place change, in t's place in the graph (what the op reads)."""
+    before = Tensor._make(t._array.copy(), t.grad_fn)
+    before.requires_grad, before._output_nr = t.requires_grad, t._output_nr
+    return before
+
+
 def _write_through(region: Tensor, src: Tensor) -> None:
     """Write ``src`` into the part of a base tensor that the view ``region`` sees, recorded as torch
     does: the base's grad_fn becomes CopySlices (its old value, with src in that part), and its
     views are views of the new base again."""
     base = region._base
-    before = Tensor._make(base._array.copy(), base.grad_fn)
-    before.requires_grad = base.requires_grad
+    before = old_value(base)
     out = ops.CopySlices.apply(before, src, views=region._views)
     base._array[...] = out._array
-    base.grad_fn, base.requires_grad = out.grad_fn, True
+    base.grad_fn, base.requires_grad, base._output_nr = out.grad_fn, True, None
     _refresh_views(base)
 
 

@@ -114,6 +114,11 @@ def is_tensor(obj: Any) -> builtins.bool:
     return isinstance(obj, Tensor)
 
 
+def is_inference(input: Tensor) -> builtins.bool:  # noqa: A002
+    """Whether ``input`` was made inside ``inference_mode``."""
+    return input.is_inference()
+
+
 def numel(t: Tensor) -> builtins.int:
     """The number of elements."""
     return t.numel()
@@ -160,6 +165,7 @@ __all__ = [
     "gather",
     "index_select",
     "is_floating_point",
+    "is_inference",
     "is_tensor",
     "isclose",
     "log",

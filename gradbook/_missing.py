@@ -25,7 +25,7 @@ geqrf ger grad_dtype greater greater_ greater_equal greater_equal_ gt gt_ half h
 hash_tensor heaviside heaviside_ histc histogram hsplit hypot hypot_ i0 i0_ igamma igamma_
 igammac igammac_ imag index index_add index_add_ index_copy index_copy_ index_fill index_fill_
 index_put index_reduce index_reduce_ indices inner int int_repr inverse ipu is_coalesced
-is_complex is_conj  is_distributed is_inference is_ipu is_maia is_meta is_mkldnn
+is_complex is_conj  is_distributed is_ipu is_maia is_meta is_mkldnn
 is_mps is_mtia is_neg is_nested is_nonzero is_pinned is_quantized is_same_size is_set_to
 is_shared is_signed is_sparse is_sparse_csr is_vulkan is_xla is_xpu isfinite isinf isnan
 isneginf isposinf isreal istft itemsize kron kthvalue layout lcm lcm_ ldexp ldexp_ le le_ lerp
@@ -36,7 +36,7 @@ map_ masked_scatter masked_scatter_ masked_select matrix_exp matrix_power median
 module_load moveaxis movedim msort mtia multinomial multiply multiply_ mvlgamma mvlgamma_ name
 nan_to_num nan_to_num_ nanmean nanmedian nanquantile nansum narrow narrow_copy nbytes ndimension
 ne ne_ negative negative_ nelement new new_empty_strided nextafter nextafter_ nonzero
-nonzero_static not_equal not_equal_ orgqr ormqr outer output_nr pin_memory pinverse polygamma
+nonzero_static not_equal not_equal_ orgqr ormqr outer pin_memory pinverse polygamma
 polygamma_ positive prelu put put_ q_per_channel_axis q_per_channel_scales
 q_per_channel_zero_points q_scale q_zero_point qr qscheme quantile rad2deg rad2deg_ ravel real
 reciprocal reciprocal_ record_stream reinforce remainder_ renorm renorm_ repeat
@@ -104,7 +104,7 @@ index_copy index_fill index_put index_put_ index_reduce indices_copy inf init_nu
 inspect instance_norm int1 int16 int2 int3 int4 int5 int6 int7 int8 int_repr inverse
 is_anomaly_check_nan_enabled is_anomaly_enabled is_autocast_cache_enabled
 is_autocast_cpu_enabled is_autocast_enabled is_autocast_ipu_enabled is_autocast_xla_enabled
-is_complex is_conj is_deterministic_algorithms_warn_only_enabled is_distributed is_inference
+is_complex is_conj is_deterministic_algorithms_warn_only_enabled is_distributed
 is_neg is_nonzero is_same_size is_signed is_storage is_vulkan_available is_warn_always_enabled
 isfinite isin isinf isnan isneginf isposinf isreal istft jagged jit kaiser_window kl_div kron
 kthvalue layer_norm layout lcm lcm_ ldexp ldexp_ le legacy_contiguous_format lerp less

@@ -83,7 +83,7 @@ class Op(Node):
         edges, meta, needs = [], [], 0  # each input's node (None: it needs no grad), shape and dtype
         for i, t in enumerate(tensors):
             if t.requires_grad:
-                edges.append((t.grad_fn or t._grad_accumulator(), 0))
+                edges.append((t.grad_fn or t._grad_accumulator(), t._output_nr or 0))
                 needs |= 1 << i  # bit i: input i needs a gradient
             else:
                 edges.append((None, 0))

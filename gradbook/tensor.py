@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _device, _missing
 from ._dtypes import DTYPES, Size, dtype, float32, float64, int64
-from ._messages import NON_LEAF_GRAD_WARNING
+from ._messages import INFERENCE_REQUIRES_GRAD_ERROR, NON_LEAF_GRAD_WARNING
 from ._printing import format_tensor
 
 _new = object.__new__
@@ -59,6 +59,7 @@ class Tensor:
         "_vc",
         "_base",
         "_views",
+        "_output_nr",
         "__weakref__",
     )
     __array_ufunc__ = None  # NumPy defers to our reflected operators: np.float32(2) * x is a Tensor
@@ -71,7 +72,7 @@ class Tensor:
         t._array = array if type(array) is np.ndarray else np.asarray(array)  # NumPy gives scalars for 0-d
         t.grad_fn = grad_fn
         t.requires_grad = grad_fn is not None
-        t._grad = t._accumulator = t._hooks = t._base = t._views = t._vc = None  # _vc: see _version
+        t._grad = t._accumulator = t._hooks = t._base = t._views = t._vc = t._output_nr = None  # _vc: _version
         return t
 
     @property
@@ -96,7 +97,7 @@ class Tensor:
     @property
     def grad(self) -> Tensor | None:
         """The gradient accumulated by backward(): set for leaves, and for retain_grad() tensors."""
-        if self.grad_fn is not None and self.grad_fn._retains is None and self._grad is None:
+        if self.grad_fn is not None and self._hook_place()._retains is None and self._grad is None:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -587,7 +588,7 @@ class Tensor:
 
     @property
     def retains_grad(self) -> builtins.bool:
-        return self.grad_fn is not None and self.grad_fn._retains is not None
+        return self.grad_fn is not None and self._hook_place()._retains is not None
 
     def requires_grad_(self, requires_grad: builtins.bool = True) -> Tensor:
         """Start (or stop) recording operations on this leaf."""
@@ -599,6 +600,8 @@ class Tensor:
             )
         if requires_grad and self._array.dtype.kind != "f":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self.is_inference() and not autograd.grad_mode._State.inference:
+            raise RuntimeError(INFERENCE_REQUIRES_GRAD_ERROR)
         if self.grad_fn is None:
             self.requires_grad = requires_grad
         return self
@@ -607,8 +610,9 @@ class Tensor:
         """Keep .grad on this non-leaf tensor too (leaves always keep it)."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is not None and self.grad_fn._retains is None:
-            self.grad_fn._retains, self.grad_fn._hooked = weakref.ref(self), True
+        place = self._hook_place() if self.grad_fn is not None else None
+        if place is not None and place._retains is None:
+            place._retains, place._hooked = weakref.ref(self), True
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it.
@@ -619,8 +623,23 @@ class Tensor:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is None:  # a leaf keeps its own hooks; its AccumulateGrad runs them
             return autograd.engine.RemovableHandle(dispatch.leaf_hooks(self), hook)
-        self.grad_fn._tensor_pre_hooks, self.grad_fn._hooked = self.grad_fn._tensor_pre_hooks or {}, True
-        return autograd.engine.RemovableHandle(self.grad_fn._tensor_pre_hooks, hook)
+        place = self._hook_place()
+        place._tensor_pre_hooks, place._hooked = place._tensor_pre_hooks or {}, True
+        return autograd.engine.RemovableHandle(place._tensor_pre_hooks, hook)
+
+    def is_inference(self) -> builtins.bool:
+        """Whether this tensor was made inside ``inference_mode`` (or is a view of one that was)."""
+        return type(self._vc) is autograd.grad_mode.InferenceVersion
+
+    def _hook_place(self) -> Any:
+        """Where this non-leaf tensor's hooks and retain_grad live: its grad_fn, or for output k of a
+        node with several outputs (a custom Function's), that output's place in the node."""
+        return self.grad_fn.output(self._output_nr or 0) if self.grad_fn._several else self.grad_fn
+
+    @property
+    def output_nr(self) -> builtins.int:
+        """Which output of its grad_fn this tensor is (0 but for a custom Function's other outputs)."""
+        return self._output_nr or 0
 
     def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> Any:
         """Call ``hook(self)`` each time backward has added into this leaf's ``.grad``."""
@@ -640,7 +659,7 @@ class Tensor:
         return t
 
     def detach_(self) -> Tensor:
-        self.grad_fn = None
+        self.grad_fn = self._output_nr = None
         self.requires_grad = False
         return self
 

@@ -557,7 +557,46 @@ CASES = {
     "init under no_grad": lambda T: (
         lambda w: (T.no_grad().__enter__(), w.uniform_(1.0, 1.0), T.set_grad_enabled(True), w)[3]
     )(leaf(T, [0.0, 0.0])),
+    # ------------------------------------------------ inference tensors
+    "is_inference of what inference_mode made": lambda T: (
+        lambda a, x: (
+            a.is_inference(),
+            a[0:1].is_inference(),
+            a.detach().is_inference(),
+            a.clone().is_inference(),
+            x.is_inference(),
+            T.is_inference(a),
+            (a * 2).is_inference(),
+            a.requires_grad,
+        )
+    )(_inferred(T, lambda: T.ones(2)), T.ones(2)),
+    "a view of a normal tensor in inference_mode": lambda T: (lambda x: _inferred(T, lambda: x[0:1]).is_inference())(
+        T.ones(2)
+    ),
+    "inference_mode(False) inside makes normal tensors": lambda T: _inferred(T, lambda: _normal_inside(T)),
+    "an inference tensor's version": lambda T: _inferred(T, lambda: T.ones(2))._version,
+    "an inference tensor changed in place outside": lambda T: _inferred(T, lambda: T.ones(2)).add_(1),
+    "an inference tensor assigned into outside": lambda T: _inferred(T, lambda: T.ones(2)).__setitem__(0, 5.0),
+    "an inference tensor changed in place inside": lambda T: _inferred(T, lambda: T.ones(2).add_(1).mul_(3)),
+    "an inference tensor saved for backward": lambda T: leaf(T, [1.0, 2.0]) * _inferred(T, lambda: T.ones(2)),
+    "an inference tensor in an op that saves nothing": lambda T: leaf(T, [1.0, 2.0]) + _inferred(T, lambda: T.ones(2)),
+    "an inference tensor as a constant": lambda T: _inferred(T, lambda: T.ones(2)) * 2,
+    "requires_grad_ on an inference tensor": lambda T: _inferred(T, lambda: T.ones(2)).requires_grad_(),
+    "an inference tensor's clone joins a graph": lambda T: (
+        lambda w: (w * _inferred(T, lambda: T.ones(2) * 3).clone()).sum().backward() or w.grad
+    )(leaf(T, [1.0, 2.0])),
 }
+
+
+def _normal_inside(T):
+    with T.inference_mode(False):
+        return T.ones(1).is_inference(), T.is_inference_mode_enabled()
+
+
+def _inferred(T, make):
+    """What ``make()`` returns inside ``inference_mode``."""
+    with T.inference_mode():
+        return make()
 
 
 def _log_probs(T):

@@ -50,6 +50,7 @@ class Node:
     _hooked = False  # set by any of the four above: one test per node when none is
     _versions: tuple | list = ()  # (saved input, its version then)
     _result_ref: Any = None  # a weak reference to the output, for a node that saved it
+    _several = False  # True for a custom Function's node with several outputs: edges (node, k)
 
     def name(self) -> str:
         """The torch class name, e.g. ``'MulBackward0'``."""
@@ -134,11 +135,9 @@ def backward(
     inputs: list[Tensor] | None = None,
     accumulate: bool = True,
 ) -> list[Tensor | None]:
-    """Run backward from ``roots``, seeded with ``grads`` (the v of vᵀJ, one per root).
-
-    With ``inputs``, only the nodes on a path to them run, and their gradients are returned
-    (``accumulate=False``, for ``autograd.grad``) or accumulated into their ``.grad``.
-    """
+    """Run backward from ``roots``, seeded with ``grads`` (the v of vᵀJ, one per root). With ``inputs``,
+    only the nodes on a path to them run, and their gradients are returned (``accumulate=False``, for
+    ``autograd.grad``) or accumulated into their ``.grad``."""
     if create_graph and accumulate:
         _warn_once(CREATE_GRAPH_WARNING)  # as torch, once per process
     root_nodes = [t.grad_fn or t._grad_accumulator() for t in roots]
@@ -159,23 +158,24 @@ def backward(
     buffers: dict[Node, Any] = {}  # the gradient summed so far for each node
     owned: set[Node] = set()  # nodes whose buffered array nothing else holds (it can become .grad)
     captured: list = [None] * (len(inputs) if inputs is not None else 0)
-    for node, g in zip(root_nodes, grads):
-        g = g._array if fast else g
+    for node, t, g in zip(root_nodes, roots, grads):
+        node, g = (node, t._output_nr) if t._output_nr else node, g._array if fast else g
         buffers[node] = buffers[node] + g if node in buffers else g
     grad_mode, _State.enabled = _State.enabled, create_graph  # rules record only for create_graph
     quiet = silence_numpy()  # no NumPy warnings: torch gives inf and nan silently
     try:
         for node in order:
             grad = buffers.pop(node, None)
+            if node._several:  # a custom Function's node with several outputs: all their gradients
+                grad = gather_outputs(node, grad, buffers, fast, create_graph)
             if grad is None:
                 continue  # nothing reached it (not on the way to an input)
-            own = node in owned
-            hooked = node._hooked
+            own, hooked = node in owned, node._hooked
             if hooked and (node._tensor_pre_hooks or node._retains is not None):
                 grad, own = call_tensor_hooks(node, grad, fast, create_graph), False
             if targets and node in targets:
                 for i in targets[node]:
-                    captured[i] = grad
+                    captured[i] = grad if not node._several else grad[inputs[i]._output_nr or 0]
             if type(node) is AccumulateGrad:
                 if accumulate and (inputs is None or node in targets):
                     if hooked and node._pre_hooks:
@@ -192,9 +192,10 @@ def backward(
                 outs_owned = [False] * len(outs)
             if not keep_graph and node.saves:
                 node.release()
-            for (fn, _), g, g_owned in zip(node.next_functions, outs, outs_owned):
+            for (fn, k), g, g_owned in zip(node.next_functions, outs, outs_owned):
                 if g is None:
                     continue
+                fn = (fn, k) if k else fn  # output k of a node with several outputs: buffered apart
                 if fn in buffers:  # two paths meet: add (a new array, owned)
                     buffers[fn] = buffers[fn] + g
                     if fast:
@@ -207,6 +208,18 @@ def backward(
         _State.enabled = grad_mode
         restore_numpy(quiet)
     return [as_tensor(c) for c in captured]
+
+
+def gather_outputs(node: Node, grad: Any, buffers: dict, fast: bool, create_graph: bool) -> tuple | None:
+    """The gradients of each output of a node with several (None if none got one), each after its
+    tensor's hooks; buffered as ``node`` for output 0, ``(node, k)`` for output k."""
+    grads = [grad] + [buffers.pop((node, k), None) for k in range(1, node._outputs[0])]
+    if all(g is None for g in grads):
+        return None
+    for k, place in node._places.items():
+        if grads[k] is not None:
+            grads[k] = call_tensor_hooks(place, grads[k], fast, create_graph)
+    return tuple(grads)
 
 
 def discover(root_nodes: list[Node]) -> tuple[list[Node], dict[Node, int], list[Node]]:
@@ -336,17 +349,19 @@ def call_leaf_hooks(node: AccumulateGrad, grad: Any, fast: bool) -> None:
 
 def call_pre_hooks(node: Node, grad: Any, fast: bool) -> Any:
     """Before a node runs: ``hook(grad_outputs)``; a returned tuple replaces them."""
+    grads = grad if node._several else (grad,)  # one per output of the node
     for hook in list(node._pre_hooks.values()):
-        r = _hook_result(hook, hook((as_tensor(grad),)), 1)
+        r = _hook_result(hook, hook(tuple(as_tensor(g) for g in grads)), len(grads))
         if r is not None:
-            grad = r[0]._array if fast else r[0]
-    return grad
+            grads = tuple(None if g is None else g._array if fast else g for g in r)
+    return grads if node._several else grads[0]
 
 
 def call_post_hooks(node: Node, outs: list, grad: Any, fast: bool) -> list:
     """After a node ran: ``hook(grad_inputs, grad_outputs)``; a returned tuple replaces grad_inputs."""
     for hook in list(node._post_hooks.values()):
-        r = _hook_result(hook, hook(tuple(as_tensor(g) for g in outs), (as_tensor(grad),)), len(outs))
+        grad_outputs = tuple(as_tensor(g) for g in (grad if node._several else (grad,)))
+        r = _hook_result(hook, hook(tuple(as_tensor(g) for g in outs), grad_outputs), len(outs))
         if r is not None:
             if any(g is None and new is not None for g, new in zip(outs, r)):
                 raise RuntimeError("can't replace a None gradient with a non-None value")

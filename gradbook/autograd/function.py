@@ -80,13 +80,15 @@ class BackwardCFunction(Node):
     _forward_cls: Any = None
     saves = ("saved_tensors",)  # what save_for_backward kept; freed after backward
     _materialize = True  # set_materialize_grads: zeros, not None, for outputs that got no gradient
-    _outputs: tuple = (1, 0, ())  # how many outputs forward returned, the tensor's place, the others'
+    _outputs: tuple = (1, (0,), {})  # how many outputs forward returned, the differentiable ones'
+    # places, and each tensor output's shape and dtype (its zero gradient, if it gets none)
 
     def __init__(self) -> None:
         self._saved: tuple | None = ()
         self._versions: tuple = ()
         self._non_differentiable: set[int] = set()
         self.needs_input_grad: tuple[bool, ...] = ()
+        self._places: dict[int, OutputPlace] = {}  # for several outputs: each one's hooks
 
     def __repr__(self) -> str:
         return object.__repr__(self)  # <gradbook.autograd.function.SquareBackward object at 0x...>, as torch
@@ -113,13 +115,18 @@ class BackwardCFunction(Node):
         """With False, backward receives None (instead of zeros) for outputs that got no gradient."""
         self._materialize = bool(value)
 
+    def output(self, k: int) -> OutputPlace:
+        """Where the hooks of output k (one of several) live."""
+        return self._places.setdefault(k, OutputPlace())
+
     def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
-        count, position, others = self._outputs
-        upstream: list = [None] * count  # None for the outputs that are not tensors
-        if self._materialize:
-            for i, (shape, dtype) in others:  # outputs marked non-differentiable
-                upstream[i] = Tensor._make(np.zeros(shape, dtype))
-        upstream[position] = Tensor._make(grad) if fast else grad
+        count, _, metas = self._outputs
+        upstream: list = list(grad) if self._several else [grad] + [None] * (count - 1)  # by output
+        for i, g in enumerate(upstream):
+            if g is not None and fast:
+                upstream[i] = Tensor._make(g)
+            elif g is None and self._materialize and i in metas:  # no gradient reached it (or it
+                upstream[i] = Tensor._make(np.zeros(*metas[i]))  # is marked non-differentiable)
         out = self._check(self._forward_cls.backward(self, *upstream), needed)
         if fast:
             out = [None if g is None else g._array for g in out]
@@ -194,33 +201,31 @@ def apply_custom(cls: Any, args: tuple, kwargs: dict) -> Any:
     tensors = [a for a in args if isinstance(a, Tensor)]
     if not (_State.enabled and any(t.requires_grad for t in tensors)):
         return out
-    outputs = out if isinstance(out, tuple) else (out,)
-    positions, others = [], []
-    for i, o in enumerate(outputs):
-        if isinstance(o, Tensor):
-            if id(o) in ctx._non_differentiable:
-                others.append((i, (o._array.shape, o._array.dtype)))
-            else:
-                positions.append(i)
+    outputs = list(out) if isinstance(out, tuple) else [out]
+    metas = {i: (o._array.shape, o._array.dtype) for i, o in enumerate(outputs) if isinstance(o, Tensor)}
+    positions = tuple(i for i in metas if id(outputs[i]) not in ctx._non_differentiable)
     if not positions:  # nothing to differentiate: returned as it is, as in torch
         return out
-    if len(positions) > 1:
-        raise NotImplementedError(
-            f"{cls.__name__}.forward returned {len(positions)} differentiable tensors: gradbook records one "
-            "per autograd.Function (its graph edges carry output 0 only). Mark the others with "
-            "ctx.mark_non_differentiable, or return them from a second Function."
-        )
-    ctx._outputs = (len(outputs), positions[0], tuple(others))
+    ctx._outputs, ctx._several = (len(outputs), positions, metas), positions != (0,)  # edges (ctx, k)
     ctx._seq = next(creation_order)
     ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
     ctx.next_functions = tuple(
-        ((t.grad_fn or t._grad_accumulator()), 0) if t.requires_grad else (None, 0) for t in tensors
+        ((t.grad_fn or t._grad_accumulator()), t._output_nr or 0) if t.requires_grad else (None, 0) for t in tensors
     )
     ctx._meta = [(t._array.shape, t._array.dtype) for t in tensors]
-    result = Tensor._make(outputs[positions[0]]._array, ctx)
-    if not isinstance(out, tuple):
-        return result
-    return (*outputs[: positions[0]], result, *outputs[positions[0] + 1 :])
+    for i in positions:  # each differentiable output: a new tensor, output i of ctx
+        outputs[i] = Tensor._make(outputs[i]._array, ctx)
+        outputs[i]._output_nr = i or None
+    return tuple(outputs) if isinstance(out, tuple) else outputs[0]
+
+
+class OutputPlace:
+    """The hooks and retain_grad of one output of a node with several outputs (a tensor's hooks
+    belong to the tensor: here, to its output number), run by the engine when its gradient is ready."""
+
+    _tensor_pre_hooks: dict | None = None
+    _retains: Any = None
+    _hooked = False
 
 
 # ---------------------------------------------------------------- once_differentiable
