@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _device, _random
+from . import _device, _fma, _random
 from ._dtypes import (
     Size,
     default_float,
@@ -263,10 +263,22 @@ def linspace(
     device: Any = None,
     requires_grad: builtins.bool = False,
 ) -> Tensor:
-    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive, computed as torch's CPU
+    kernel does: the first half as ``start + step * i``, the second as ``end - step * (steps - 1 - i)``,
+    each one fused multiply-add in the result's dtype (so the last bits are torch's, not NumPy's)."""
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    return _leaf(np.linspace(start, end, steps), dtype, requires_grad, "linspace", device)
+    d = _to_dtype(dtype, "linspace") if dtype is not None else get_default_dtype()
+    floating = d.numpy in (np.float32, np.float64)
+    kind = d.numpy.type if floating else np.float64  # integers: start and end as integers, a float64 step
+    first, last = (kind(start), kind(end)) if floating else (kind(builtins.int(start)), kind(builtins.int(end)))
+    if steps < 2 or not (np.isfinite(first) and np.isfinite(last)):
+        return _leaf(np.linspace(first, last, steps), d, requires_grad, "linspace", device)
+    step = (last - first) / kind(steps - 1)  # in the result's dtype, as torch
+    i = np.arange(steps)
+    below = i < steps // 2
+    values = np.where(below, _fma.fma(step, i, first, kind), _fma.fma(-step, steps - 1 - i, last, kind))
+    return _leaf(values, d, requires_grad, "linspace", device)
 
 
 def eye(
