@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import builtins
 import functools
+import math
+import os
 from typing import Any
 
 import numpy as np
@@ -252,7 +254,31 @@ def arange(
     if dtype is None:
         ints = all(isinstance(v, builtins.int) for v in (start, end, step))
         dtype = int64 if ints else get_default_dtype()
-    return _leaf(np.arange(start, end, step), dtype, requires_grad, "arange", device)
+    d = _to_dtype(dtype, "arange")
+    if d.numpy not in (np.float32, np.float64) or not all(np.isfinite([start, end, step])):
+        return _leaf(np.arange(start, end, step), d, requires_grad, "arange", device)
+    n = math.ceil((float(end) - float(start)) / float(step))
+    return _leaf(_arange_values(float(start), float(step), n, d.numpy.type), d, requires_grad, "arange", device)
+
+
+def _arange_values(start: float, step: float, n: builtins.int, kind: type) -> np.ndarray:
+    """torch's CPU arange, bit for bit: ``start + step * i`` as a float64 fused multiply-add, then
+    rounded to ``kind``; but inside each block of 2 × 32 bytes that torch's vector loop fills, one
+    base per 32 bytes and ``base + k * step`` from it. Above 32768 elements torch splits the range
+    among its threads (OMP_NUM_THREADS, else one per CPU), each starting its own blocks."""
+    width = 32 // np.dtype(kind).itemsize  # values in one 32-byte vector
+    threads = builtins.int(os.environ.get("OMP_NUM_THREADS") or os.cpu_count() or 1)
+    tasks = min(threads, -(-n // 32768)) if n > 32768 else 1
+    chunk = -(-n // tasks) if n else 1
+    out = np.empty(n, kind)
+    for begin in range(0, n, chunk):
+        i = np.arange(begin, min(n, begin + chunk))
+        vector = i < begin + (i.size - i.size % (2 * width))  # the rest: one value at a time
+        first = begin + (i - begin) // width * width  # the index each vector starts at
+        base = _fma.fma(step, first, start, np.float64).astype(kind).astype(np.float64)
+        stepped = _fma.fma(i - first, step, base, np.float64)
+        out[begin : begin + i.size] = np.where(vector, stepped, _fma.fma(step, i, start, np.float64)).astype(kind)
+    return out
 
 
 def linspace(

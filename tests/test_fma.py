@@ -68,3 +68,31 @@ def test_linspace_is_torchs_bit_for_bit(start, end, steps, dtype):
     want = T.linspace(start, end, steps, dtype=getattr(T, dtype)).numpy()
     got = gradbook.linspace(start, end, steps, dtype=getattr(gradbook, dtype)).numpy()
     assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_arange_steps_from_its_start_and_stops_before_the_end():
+    assert gradbook.arange(0, 1, 0.25).tolist() == [0.0, 0.25, 0.5, 0.75]  # representable: exact
+    assert gradbook.arange(3.0).tolist() == [0.0, 1.0, 2.0] and gradbook.arange(5).dtype == gradbook.int64
+    assert gradbook.arange(10, -5, -4.5, dtype=gradbook.float64).tolist() == [10.0, 5.5, 1.0, -3.5]
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(
+    "start, end, step",
+    [(0, 1, 0.1), (-1, 1, 0.05), (0, 2 * math.pi, 0.1), (0, 10, 0.01), (10, -5, -0.3), (0.5, 100.5, 0.7)]
+    + [(0.5, 0.5 + 0.013 * n, 0.013) for n in (15, 16, 17, 32769, 70001)],  # vector blocks, the rest, threads
+)
+def test_arange_is_torchs_bit_for_bit(start, end, step, dtype):
+    T = pytest.importorskip("torch")
+    if n_threads() != T.get_num_threads():
+        pytest.skip("torch runs with another thread count than its default here")
+    want = T.arange(start, end, step, dtype=getattr(T, dtype)).numpy()
+    got = gradbook.arange(start, end, step, dtype=getattr(gradbook, dtype)).numpy()
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def n_threads():
+    import os
+
+    return int(os.environ.get("OMP_NUM_THREADS") or os.cpu_count() or 1)
