@@ -56,11 +56,12 @@ INFERENCE_VERSION_ERROR = "Inference tensors do not track version counter."
 INFERENCE_REQUIRES_GRAD_ERROR = "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
 
 
-def version_error(t: Any, version: int, creator: Any) -> RuntimeError:
-    """torch's error for a saved tensor changed in place; ``creator`` made it (None for a leaf)."""
+def version_error(t: Any, version: int, creator: Any, output: int = 0) -> RuntimeError:
+    """torch's error for a saved tensor changed in place; ``creator`` made it (None for a leaf), as
+    its output number ``output``."""
     what = f"[{type_name(t._array.dtype)} [{', '.join(map(str, t._array.shape))}]]"
     if creator is not None:  # torch names the op without "Backward0": "output 0 of Exp"
-        what += f", which is output 0 of {re.sub(r'Backward[0-9]*$', '', creator.name())},"
+        what += f", which is output {output} of {re.sub(r'Backward[0-9]*$', '', creator.name())},"
     return RuntimeError(
         "one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: {what} is at version {t._version}; expected version {version} "

@@ -1,6 +1,7 @@
 """Engine behaviour compared with PyTorch itself (skipped when torch is not installed)."""
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -166,32 +167,13 @@ def test_retain_graph_semantics_match_torch_per_node():
         assert outcome[0] == outcome[1], name
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "custom_function.py",
-        "training_lesson.py",
-        "inplace_versions.py",
-        "adam_dataloader.py",
-        "step_lr_schedule.py",
-        "legendre_polynomial.py",
-        "jacobian_hessian.py",
-        "device_idiom.py",
-        "polynomial_autograd.py",
-        "norms_and_statistics.py",
-        "setup_context_function.py",
-        "module_tour.py",
-        "saved_tensors_hooks.py",
-        "batchnorm_dropout_lesson.py",
-    ],
-)
+@pytest.mark.parametrize("name", sorted(p.name for p in (Path(__file__).parent / "scripts").glob("*.py")))
 def test_lesson_scripts_print_what_torch_prints(name):
     """Whole lesson-like scripts (a custom Function with its errors; a training loop with
     nn.Module, cross_entropy, SGD with momentum, detach and no_grad; saved inputs and outputs
     changed in place) print torch's text."""
     import subprocess
     import sys
-    from pathlib import Path
 
     script = Path(__file__).parent / "scripts" / name
     outs = [

@@ -73,15 +73,16 @@ class Node:
         self._post_hooks, self._hooked = self._post_hooks or {}, True
         return RemovableHandle(self._post_hooks, fn)
 
-    def stale(self) -> tuple[Tensor, int, Node | None] | None:
+    def stale(self) -> tuple[Tensor, int, Node | None, int] | None:
         """A saved tensor changed in place since it was saved: it, its version then, and the node
-        torch's error names (the input's grad_fn now; for the saved output, this node)."""
+        torch's error names (the input's grad_fn now; for the saved output, this node) with the
+        number of the output it is."""
         for t, version in self._versions:
             if t._version != version:
-                return t, version, t.grad_fn
+                return t, version, t.grad_fn, t._output_nr or 0
         out = self._result_ref() if self._result_ref is not None else None
         if out is not None and out._version != 0:
-            return out, 0, self
+            return out, 0, self, 0
         return None
 
     def version_error(self) -> RuntimeError:

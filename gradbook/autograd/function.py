@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -93,6 +94,9 @@ class BackwardCFunction(Node):
     def __repr__(self) -> str:
         return object.__repr__(self)  # <gradbook.autograd.function.SquareBackward object at 0x...>, as torch
 
+    _saved_outputs: dict[int, int] = {}  # id of a saved tensor that forward returned: its output number
+    _packed: tuple | None = None  # under saved_tensors_hooks: what pack returned, per saved tensor
+
     def save_for_backward(self, *tensors: Any) -> None:
         """Keep tensors for backward; read them back as ``ctx.saved_tensors``."""
         self._saved = tensors
@@ -100,11 +104,68 @@ class BackwardCFunction(Node):
 
     @property
     def saved_tensors(self) -> tuple:
+        """What save_for_backward kept: the inputs themselves, and an output as the tensor the
+        caller got (with this node as its grad_fn); under saved_tensors_hooks, what unpack gives."""
         if self._saved is None:
             raise RuntimeError(FREED_ERROR)
         if self.stale():
             raise self.version_error()
-        return self._saved
+        if self._packed is not None:
+            return tuple(None if p is None else self._unpack(*p) for p in self._packed)
+        return tuple(
+            self._output(t, self._saved_outputs[id(t)]) if id(t) in self._saved_outputs else t for t in self._saved
+        )
+
+    def stale(self) -> tuple | None:
+        for t, version in self._versions:
+            if t._version != version:  # torch names the op that made it: for an output, this one
+                k = self._saved_outputs.get(id(t))
+                return (t, version, t.grad_fn, t._output_nr or 0) if k is None else (t, version, self, k)
+        return None
+
+    def _output(self, inner: Tensor, k: int) -> Tensor:
+        """Output k as the caller got it: forward's tensor, with this node as its grad_fn."""
+        t = Tensor._make(inner._array, self)
+        t._output_nr, t._vc = k or None, inner._vc
+        return t
+
+    def _settle_saved(self, inner: list, outputs: list, positions: tuple) -> None:
+        """After forward: the saved tensors that are outputs are tracked through the outputs the
+        caller got (they share the memory, so the version too), and, under saved_tensors_hooks,
+        every saved tensor is packed (an output as the caller sees it)."""
+        for k in positions:
+            if inner[k]._vc is None:
+                inner[k]._vc = [0]
+            outputs[k]._vc = inner[k]._vc
+        returned = {id(inner[k]): k for k in positions}
+        self._saved_outputs = {id(t): returned[id(t)] for t in self._saved if id(t) in returned}
+        if not _State.saved_hooks:
+            return
+        pack, unpack = _State.saved_hooks[-1]
+        self._packed = tuple(None if t is None else self._pack(t, outputs, pack, unpack) for t in self._saved)
+        self._versions = ()  # the hooks own the values now
+
+    def _pack(self, t: Tensor, outputs: list, pack: Callable, unpack: Callable) -> tuple:
+        k = self._saved_outputs.get(id(t))
+        if k is not None:
+            return pack(outputs[k]), unpack, k, None, None
+        leaf = t._grad_accumulator() if t.grad_fn is None and t.requires_grad else None
+        return pack(t), unpack, None, t, leaf
+
+    def _unpack(self, packed: Any, unpack: Callable, k: int | None, original: Tensor | None, leaf: Any) -> Tensor:
+        """``unpack(packed)``, in the saved tensor's place in the graph (as torch rebuilds it)."""
+        u = unpack(packed)
+        if not isinstance(u, Tensor):
+            raise TypeError(
+                f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type {type(u).__name__}"
+            )
+        if k is not None:
+            return self._output(u, k)
+        t = Tensor._make(u._array, original.grad_fn)
+        t.requires_grad, t._output_nr = original.requires_grad, original._output_nr
+        if leaf is not None:  # a leaf input: its gradient still goes to the same leaf
+            t._accumulator = weakref.ref(leaf)
+        return t
 
     def mark_non_differentiable(self, *tensors: Tensor) -> None:
         """These outputs get no gradient (``requires_grad=False``); backward receives zeros for
@@ -173,7 +234,7 @@ class BackwardCFunction(Node):
 
     def release(self) -> None:
         if self._saved:
-            self._saved = None
+            self._saved = self._packed = None
             self._freed = True
 
 
@@ -213,9 +274,11 @@ def apply_custom(cls: Any, args: tuple, kwargs: dict) -> Any:
         ((t.grad_fn or t._grad_accumulator()), t._output_nr or 0) if t.requires_grad else (None, 0) for t in tensors
     )
     ctx._meta = [(t._array.shape, t._array.dtype) for t in tensors]
+    inner = list(outputs)
     for i in positions:  # each differentiable output: a new tensor, output i of ctx
         outputs[i] = Tensor._make(outputs[i]._array, ctx)
         outputs[i]._output_nr = i or None
+    ctx._settle_saved(inner, outputs, positions)
     return tuple(outputs) if isinstance(out, tuple) else outputs[0]
 
 

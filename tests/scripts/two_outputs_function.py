@@ -91,3 +91,11 @@ inputs = (
     torch.tensor([1.5, -0.5], dtype=torch.float64, requires_grad=True),
 )
 print(torch.autograd.gradcheck(lambda u, v: Polar.apply(u, v), inputs))
+
+r, theta = Polar.apply(x, y)
+z = theta * theta  # saves theta, output 1 of Polar
+theta.add_(1)
+try:
+    z.sum().backward()
+except RuntimeError as e:
+    print(str(e).split(" Hint")[0])
