@@ -94,6 +94,7 @@ class BackwardCFunction(Node):
     def __repr__(self) -> str:
         return object.__repr__(self)  # <gradbook.autograd.function.SquareBackward object at 0x...>, as torch
 
+    _dirty: set[int] = set()  # ids of the inputs forward changed in place (mark_dirty)
     _saved_outputs: dict[int, int] = {}  # id of a saved tensor that forward returned: its output number
     _packed: tuple | None = None  # under saved_tensors_hooks: what pack returned, per saved tensor
 
@@ -171,6 +172,11 @@ class BackwardCFunction(Node):
         """These outputs get no gradient (``requires_grad=False``); backward receives zeros for
         them (None after ``set_materialize_grads(False)``)."""
         self._non_differentiable.update(id(t) for t in tensors)
+
+    def mark_dirty(self, *tensors: Tensor) -> None:
+        """forward changed these inputs in place and returns them: they become its outputs
+        (the same tensors, now with this node as grad_fn), as an in-place op's result does."""
+        self._dirty = {id(t) for t in tensors}
 
     def set_materialize_grads(self, value: bool) -> None:
         """With False, backward receives None (instead of zeros) for outputs that got no gradient."""
@@ -276,10 +282,23 @@ def apply_custom(cls: Any, args: tuple, kwargs: dict) -> Any:
     ctx._meta = [(t._array.shape, t._array.dtype) for t in tensors]
     inner = list(outputs)
     for i in positions:  # each differentiable output: a new tensor, output i of ctx
+        if id(outputs[i]) in ctx._dirty:  # an input changed in place: it is the output itself
+            _take_dirty(outputs[i], ctx, i)
+            continue
         outputs[i] = Tensor._make(outputs[i]._array, ctx)
         outputs[i]._output_nr = i or None
     ctx._settle_saved(inner, outputs, positions)
     return tuple(outputs) if isinstance(out, tuple) else outputs[0]
+
+
+def _take_dirty(t: Tensor, ctx: BackwardCFunction, k: int) -> None:
+    """An input that forward changed in place (``ctx.mark_dirty``) becomes output k of ctx, as
+    an in-place op's result does: its version moves on and ctx is its grad_fn."""
+    if t.grad_fn is None and t.requires_grad:
+        raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+    t._version += 1
+    t.grad_fn, t.requires_grad, t._output_nr = ctx, True, k or None
+    ctx._versions = tuple((s, s._version) if s is t else (s, v) for s, v in ctx._versions)  # saved: as it is now
 
 
 class OutputPlace:
