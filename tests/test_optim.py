@@ -326,6 +326,18 @@ ERRORS = {
     "get_lr outside step warns": lambda L: L.optim.lr_scheduler.StepLR(L.optim.SGD([leaf(L)]), 2).get_lr(),
     "scheduler step first warns": lambda L: L.optim.lr_scheduler.StepLR(L.optim.SGD([leaf(L)]), 2).step(),
     "step(epoch) warns": lambda L: L.optim.lr_scheduler.StepLR(L.optim.SGD([leaf(L)]), 2).step(4),
+    "ConstantLR factor > 1": lambda L: L.optim.lr_scheduler.ConstantLR(L.optim.SGD([leaf(L)]), factor=2),
+    "LinearLR start_factor 0": lambda L: L.optim.lr_scheduler.LinearLR(L.optim.SGD([leaf(L)]), start_factor=0),
+    "LinearLR end_factor > 1": lambda L: L.optim.lr_scheduler.LinearLR(L.optim.SGD([leaf(L)]), end_factor=1.5),
+    "MultiplicativeLR of a number": lambda L: L.optim.lr_scheduler.MultiplicativeLR(L.optim.SGD([leaf(L)]), 0.5),
+    "ReduceLROnPlateau factor 1": lambda L: L.optim.lr_scheduler.ReduceLROnPlateau(L.optim.SGD([leaf(L)]), factor=1.0),
+    "ReduceLROnPlateau mode": lambda L: L.optim.lr_scheduler.ReduceLROnPlateau(L.optim.SGD([leaf(L)]), mode="up"),
+    "ReduceLROnPlateau min_lrs": lambda L: L.optim.lr_scheduler.ReduceLROnPlateau(
+        L.optim.SGD([leaf(L)]), min_lr=[0, 1]
+    ),
+    "CosineAnnealingLR step(epoch)": lambda L: (lambda s: (s.step(5), s.get_last_lr())[1])(
+        L.optim.lr_scheduler.CosineAnnealingLR(L.optim.SGD([leaf(L)], lr=1.0), T_max=8)
+    ),
 }
 
 
@@ -380,7 +392,37 @@ SCHEDULES = {
     "LambdaLR": lambda L, o: L.optim.lr_scheduler.LambdaLR(o, lambda epoch: 0.95**epoch),
     "LambdaLR per group": lambda L, o: L.optim.lr_scheduler.LambdaLR(o, [lambda e: 1 / (e + 1), lambda e: math.cos(e)]),
     "MultiStepLR": lambda L, o: L.optim.lr_scheduler.MultiStepLR(o, milestones=[2, 5, 5, 8], gamma=0.5),
+    "MultiplicativeLR": lambda L, o: L.optim.lr_scheduler.MultiplicativeLR(o, lambda epoch: 0.9 if epoch % 2 else 1.0),
+    "ConstantLR": lambda L, o: L.optim.lr_scheduler.ConstantLR(o, factor=0.25, total_iters=4),
+    "LinearLR warm-up": lambda L, o: L.optim.lr_scheduler.LinearLR(o, start_factor=0.1, total_iters=4),
+    "LinearLR decay": lambda L, o: L.optim.lr_scheduler.LinearLR(o, 1.0, 0.05, total_iters=7),
+    "CosineAnnealingLR": lambda L, o: L.optim.lr_scheduler.CosineAnnealingLR(o, T_max=10),
+    "CosineAnnealingLR past T_max": lambda L, o: L.optim.lr_scheduler.CosineAnnealingLR(o, T_max=3, eta_min=0.01),
 }
+
+
+PLATEAUS = {
+    "min, relative": {},
+    "patience and cooldown": {"factor": 0.5, "patience": 1, "cooldown": 2, "min_lr": 0.02},
+    "max, absolute": {"mode": "max", "threshold": 0.1, "threshold_mode": "abs", "patience": 0},
+    "min_lr per group": {"patience": 0, "min_lr": [0.05, 0.1], "factor": 0.3},
+}
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("case", PLATEAUS)
+def test_reduce_lr_on_plateau_matches_torch_exactly(torch, case):
+    metrics = [5.0, 4.0, 4.0, 3.99999, 4.2, 4.1, 4.1, 2.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    runs = []
+    for L in (torch, gradbook):
+        opt = L.optim.SGD([{"params": [leaf(L)]}, {"params": [leaf(L)], "lr": 0.3}], lr=1.0)
+        sched = L.optim.lr_scheduler.ReduceLROnPlateau(opt, **PLATEAUS[case])
+        seen = []
+        for m in metrics:
+            sched.step(L.tensor(m) if m > 4.1 else m)
+            seen.append((sched.last_epoch, sched.num_bad_epochs, sched.best, sched.get_last_lr()))
+        runs.append((seen, sorted(sched.state_dict())))
+    assert runs[1] == runs[0]
 
 
 @pytest.mark.oracle
