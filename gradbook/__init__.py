@@ -47,7 +47,7 @@ from ._factories import (
 from ._functions import *  # gradbook.exp(x), gradbook.cat(...): the functional forms
 from ._legacy import BoolTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor
 from ._printing import get_printoptions, set_printoptions
-from ._random import Generator, default_generator, initial_seed, manual_seed, seed
+from ._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,

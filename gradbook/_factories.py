@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _device, _fma, _random
+from . import _device, _distributions, _fma, _random
 from ._dtypes import (
     Size,
     default_float,
@@ -333,7 +333,10 @@ def rand(
 ) -> Tensor:
     """Uniform random numbers in [0, 1) (seed with ``manual_seed``)."""
     shape = _shape(size, "rand", *_size_kw(kw, "rand"))
-    return _leaf(_random.numpy_generator(generator, "rand", *size).random(shape), dtype, requires_grad, "rand", device)
+    gen = _random.generator(generator, "rand", *size)
+    d = _float_dtype(dtype, "check_uniform_bounds", "rand")
+    draws = _distributions.uniform(gen, math.prod(shape), d.numpy).reshape(shape)
+    return _leaf(draws, d, requires_grad, "rand", device)
 
 
 def randn(
@@ -346,8 +349,10 @@ def randn(
 ) -> Tensor:
     """Standard normal random numbers (seed with ``manual_seed``)."""
     shape = _shape(size, "randn", *_size_kw(kw, "randn"))
-    draws = _random.numpy_generator(generator, "randn", *size).standard_normal(shape)
-    return _leaf(draws, dtype, requires_grad, "randn", device)
+    gen = _random.generator(generator, "randn", *size)
+    d = _float_dtype(dtype, "normal_kernel_cpu", "randn")
+    draws = _distributions.normal(gen, math.prod(shape), d.numpy).reshape(shape)
+    return _leaf(draws, d, requires_grad, "randn", device)
 
 
 def rand_like(t: Tensor, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
@@ -356,6 +361,15 @@ def rand_like(t: Tensor, dtype: Any = None, device: Any = None, requires_grad: b
 
 def randn_like(t: Tensor, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
     return randn(t._array.shape, dtype=_like(t, dtype), device=device, requires_grad=requires_grad)
+
+
+def _float_dtype(dtype: Any, kernel: str, caller: str) -> Any:
+    """A random factory's dtype (the default float dtype if None); torch's error for one that
+    is not a float."""
+    d = _to_dtype(dtype, caller) if dtype is not None else get_default_dtype()
+    if not d.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{d.scalar_name}'")
+    return d
 
 
 def randint(
@@ -376,10 +390,11 @@ def randint(
             raise TypeError(f"randint(): argument '{name}' (position {position}) must be int, not {type(v).__name__}")
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    draws = _random.numpy_generator(generator, "randint", *([low, high] if given_low else [high]), size).integers(
-        low, high, _shape((size,), "randint")
-    )
-    return _leaf(draws, dtype or int64, requires_grad, "randint", device)
+    gen = _random.generator(generator, "randint", *([low, high] if given_low else [high]), size)
+    shape = _shape((size,), "randint")
+    d = _to_dtype(dtype, "randint") if dtype is not None else int64
+    draws = _distributions.integers(gen, math.prod(shape), d.numpy, low, high).reshape(shape)
+    return _leaf(draws, d, requires_grad, "randint", device)
 
 
 def randint_like(t: Tensor, low: builtins.int, high: Any = None, dtype: Any = None, device: Any = None) -> Tensor:
@@ -389,15 +404,16 @@ def randint_like(t: Tensor, low: builtins.int, high: Any = None, dtype: Any = No
 
 
 def randperm(n: builtins.int, generator: Any = None, dtype: Any = None, device: Any = None) -> Tensor:
-    """A random permutation of 0 .. n-1."""
+    """A random permutation of 0 .. n-1 (torch's shuffle: the same seed, the same order)."""
     _shape((n,), "randperm")
-    draws = _random.numpy_generator(generator, "randperm", n).permutation(n)
+    draws = _distributions.permutation(_random.generator(generator, "randperm", n), n)
     return _leaf(draws, dtype or int64, False, "randperm", device)
 
 
 def normal(mean: Any, std: Any = 1.0, size: Any = None, generator: Any = None, **kw: Any) -> Tensor:
     """Normal random numbers: ``normal(mean, std)`` with tensors (their broadcast shape), or numbers
-    and ``size``."""
+    and ``size``. As torch, a tensor mean or std takes standard normal draws ``z`` and computes
+    ``z * std + mean`` in the tensor's dtype (``normal(mean, 2.0)``: draws with std 2, plus mean)."""
     tensors = [v for v in (mean, std) if isinstance(v, Tensor)]
     if not tensors and size is None:
         raise TypeError(
@@ -406,10 +422,20 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, generator: Any = None, *
     s = _as_float64(std)
     if np.any(s < 0):
         raise RuntimeError(f"normal expects std >= 0.0, but found std {s.min():g}")
-    shape = np.broadcast_shapes(*(t._array.shape for t in tensors)) if tensors else _shape((size,), "normal")
-    draws = _random.numpy_generator(generator, "normal", mean, std).standard_normal(shape)
-    dtype = tensors[0].dtype if tensors else kw.get("dtype")
-    return _leaf(_as_float64(mean) + s * draws, dtype, False, "normal", kw.get("device"))
+    gen = _random.generator(generator, "normal", mean, std)
+    if not tensors:
+        shape = _shape((size,), "normal")
+        d = _float_dtype(kw.get("dtype"), "normal_kernel_cpu", "normal")
+        draws = _distributions.normal(gen, math.prod(shape), d.numpy, mean, std).reshape(shape)
+        return _leaf(draws, d, False, "normal", kw.get("device"))
+    d = tensors[0]._array.dtype
+    shape = np.broadcast_shapes(*(t._array.shape for t in tensors))
+    if isinstance(std, Tensor):
+        z = _distributions.normal(gen, math.prod(shape), d).reshape(shape) * std._array
+    else:
+        z = _distributions.normal(gen, math.prod(shape), d, 0.0, float(std)).reshape(shape)
+    out = z + (mean._array if isinstance(mean, Tensor) else d.type(mean))
+    return _leaf(out.astype(d, copy=False), from_numpy_dtype(d), False, "normal", kw.get("device"))
 
 
 def _as_float64(v: Any) -> np.ndarray:
@@ -418,13 +444,14 @@ def _as_float64(v: Any) -> np.ndarray:
 
 def bernoulli(input: Tensor, p: Any = None, generator: Any = None) -> Tensor:  # noqa: A002
     """1 with probability ``input`` (or ``p``), else 0, elementwise; the dtype of ``input``."""
-    prob = input._array.astype(np.float64) if p is None else np.full(input._array.shape, float(p))
-    if np.any((prob < 0) | (prob > 1)):
+    prob = input._array if p is None else float(p)
+    if np.any((np.asarray(prob) < 0) | (np.asarray(prob) > 1)):
         raise RuntimeError(
             "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  "
             "If so, please report an enhancement request to PyTorch.)"
         )
-    draws = _random.numpy_generator(generator, "bernoulli").random(input._array.shape) < prob
+    gen = _random.generator(generator, "bernoulli")
+    draws = _distributions.bernoulli(gen, prob, input._array.size).reshape(input._array.shape)
     return _leaf(draws, input.dtype, False, "bernoulli")
 
 
@@ -443,13 +470,13 @@ def multinomial(
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
     if not replacement and num_samples > rows.shape[1]:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
-    rng = _random.numpy_generator(generator, "multinomial")
-    picks = []
-    for row in rows:
-        if replacement or np.count_nonzero(row) >= num_samples:
-            picks.append(rng.choice(row.size, num_samples, replace=replacement, p=row / row.sum()))
-        else:  # torch takes the categories of weight 0 last
-            first = rng.choice(row.size, np.count_nonzero(row), replace=False, p=row / row.sum())
-            rest = rng.permutation(np.flatnonzero(row == 0))[: num_samples - first.size]
-            picks.append(np.concatenate([first, rest]))
+    gen = _random.generator(generator, "multinomial")
+    p = input._array.reshape(-1, w.shape[-1])
+    if replacement and num_samples > 1:
+        picks = [_distributions.pick_with_replacement(gen, row, num_samples) for row in p]
+    else:  # torch's Gumbel trick: the largest p / q, q exponential (weight-0 categories come last)
+        q = _distributions.exponential(gen, p.size).astype(p.dtype).reshape(p.shape)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            keys = p / q
+        picks = np.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
     return Tensor._make(np.array(picks, dtype=np.int64).reshape(w.shape[:-1] + (num_samples,)))

@@ -1,25 +1,48 @@
 """Random numbers: ``Generator``, the default one that ``manual_seed`` seeds, and ``generator=``.
 
-The numbers come from NumPy, not from torch's generator, so a seed repeats gradbook's draws but not
-torch's (torch-identical draws are the next step). A Generator and ``manual_seed`` behave as
-torch's: ``manual_seed`` returns the default generator, ``initial_seed`` gives the seed back.
+Seeded random numbers are torch's: a Generator is torch's CPU generator, a 32-bit Mersenne
+Twister (mt19937) seeded with the standard ``init_genrand`` from the low 32 bits of the seed, as
+``at::CPUGeneratorImpl``. NumPy's ``MT19937`` is the same engine, so gradbook keeps its state there
+and takes raw 32-bit words from it; ``_distributions`` turns the words into torch's numbers.
+Unseeded, the default generator starts from the operating system's randomness, as torch's.
+
+>>> import gradbook as torch
+>>> torch.manual_seed(0).initial_seed()
+0
+>>> torch.rand(2)
+tensor([0.4963, 0.7682])
 """
 
 from __future__ import annotations
 
 import builtins
 import secrets
+import struct
 from typing import Any
 
 import numpy as np
 
 from . import _device
 
-DEFAULT_SEED = 67280421310721  # torch's default_generator.initial_seed() before any manual_seed
+DEFAULT_SEED = 67280421310721  # torch's seed for a new Generator()
+_N = 624  # mt19937's state: 624 words
+
+# torch's get_state() bytes (CPUGeneratorImplState): the legacy THGenerator struct (initial seed,
+# left, seeded, next, the 624 words as uint64, normal_x/y/rho, normal_is_valid), then the cached
+# float normal and its flag. 5056 bytes on the 64-bit platforms.
+_HEAD = struct.Struct("<QiiQ")
+_TAIL = struct.Struct("<dddi4xf?3x")
+STATE_SIZE = _HEAD.size + 8 * _N + _TAIL.size
 
 
 class Generator:
-    """A source of random numbers: ``Generator().manual_seed(0)`` makes its draws repeatable."""
+    """A source of random numbers: ``Generator().manual_seed(0)`` makes its draws repeatable.
+
+    >>> import gradbook as torch
+    >>> g = torch.Generator().manual_seed(42)
+    >>> torch.randint(0, 10, (4,), generator=g)
+    tensor([2, 7, 6, 4])
+    """
 
     __module__ = "gradbook._C"  # prints as torch's <torch._C.Generator object at ...>
 
@@ -27,6 +50,8 @@ class Generator:
         if str(device).startswith("cuda"):
             raise RuntimeError("Cannot get CUDA generator without ATen_cuda library: gradbook runs on the CPU only.")
         _device.check(device)
+        self._engine = np.random.MT19937()
+        self._words = np.random.RandomState(self._engine)  # shares the engine's state
         self.manual_seed(DEFAULT_SEED)
 
     @property
@@ -34,30 +59,101 @@ class Generator:
         return _device.CPU
 
     def manual_seed(self, seed: Any) -> Generator:
-        """Start over from ``seed`` (any integer torch accepts: a 64-bit one is reduced)."""
+        """Start over from ``seed`` (any integer torch accepts: the engine takes its low 32 bits,
+        ``initial_seed()`` gives back all 64)."""
         seed = builtins.int(seed)
         if not -(2**63) <= seed < 2**64:
             raise ValueError("Overflow when unpacking long long")
         self._seed = seed % 2**64
-        self.numpy = np.random.default_rng(self._seed)
+        self._engine.state = np.random.RandomState(self._seed & 0xFFFFFFFF).get_state(legacy=False)
+        self._fresh = True  # torch's state says next = 0 until the first word is drawn
+        self._next_double_normal: float | None = None  # Box–Muller's second value, kept for the next draw
+        self._next_float_normal: float | None = None  # torch keeps one for float too (unused on the CPU)
         return self
 
     def seed(self) -> builtins.int:
         """Seed from the operating system; returns the seed."""
-        s = secrets.randbits(63)
+        s = secrets.randbits(64)
         self.manual_seed(s)
         return s
 
     def initial_seed(self) -> builtins.int:
         return self._seed
 
+    # ------------------------------------------------ the raw words
+
+    def random(self, n: builtins.int) -> np.ndarray:
+        """The next ``n`` 32-bit words (torch's ``generator->random()``), as uint32."""
+        if n:
+            self._fresh = False
+        # RandomState's randint over the full 32-bit range takes one word per value, unchanged
+        return self._words.randint(0, 2**32, size=n, dtype=np.uint32)
+
+    def random64(self, n: builtins.int) -> np.ndarray:
+        """The next ``n`` 64-bit words (torch's ``random64()``: two words, the first one high)."""
+        w = self.random(2 * n).astype(np.uint64)
+        return (w[0::2] << np.uint64(32)) | w[1::2]
+
+    # ------------------------------------------------ torch's state bytes
+
+    def get_state(self) -> Any:
+        """The generator's state: torch's 5056 bytes (``CPUGeneratorImplState``), as an int64 tensor
+        of byte values (gradbook has no uint8): ``torch.ByteTensor(g.get_state().tolist())`` is the
+        state torch would give, and ``set_state`` takes either back."""
+        from ._factories import tensor  # the factories import this module
+
+        return tensor(np.frombuffer(self._state_bytes(), dtype=np.uint8).astype(np.int64))
+
+    def set_state(self, new_state: Any) -> Generator:
+        """Restore a state from ``get_state()`` (gradbook's or torch's bytes)."""
+        data = bytes(np.asarray(new_state.tolist() if hasattr(new_state, "tolist") else new_state, dtype=np.uint8))
+        if len(data) != STATE_SIZE:
+            raise RuntimeError(
+                f"Expected a CPUGeneratorImplState of size {STATE_SIZE} but found the input RNG state size to be "
+                f"{len(data)}"
+            )
+        seed, left, seeded, nxt = _HEAD.unpack_from(data)
+        words = np.frombuffer(data, dtype="<u8", count=_N, offset=_HEAD.size)
+        _, normal_y, _, normal_valid, next_float, float_valid = _TAIL.unpack_from(data, _HEAD.size + 8 * _N)
+        if not (seeded and 0 < left <= _N and nxt <= _N):
+            raise RuntimeError("Invalid mt19937 state")
+        self._seed = seed
+        # torch counts the words left before the next twist; NumPy the position of the next word
+        key = words.astype(np.uint32)
+        self._engine.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": _N + 1 - left}}
+        self._fresh = nxt == 0 and left == 1
+        self._next_double_normal = normal_y if normal_valid else None
+        self._next_float_normal = next_float if float_valid else None
+        return self
+
+    def _state_bytes(self) -> bytes:
+        state = self._engine.state["state"]
+        pos = builtins.int(state["pos"])
+        head = _HEAD.pack(self._seed, _N + 1 - pos, 1, 0 if self._fresh else pos)
+        tail = _TAIL.pack(
+            0.0,
+            self._next_double_normal or 0.0,
+            0.0,
+            self._next_double_normal is not None,
+            self._next_float_normal or 0.0,
+            self._next_float_normal is not None,
+        )
+        return head + np.asarray(state["key"], dtype="<u8").tobytes() + tail
+
 
 default_generator = Generator()
+default_generator.seed()  # as torch: each process starts somewhere new
 
 
 def manual_seed(seed: Any) -> Generator:
-    """Seed gradbook's random numbers (rand, randn, nn.Linear's initial weights); returns the default
-    Generator. The numbers differ from torch's for the same seed: the determinism carries over."""
+    """Seed gradbook's random numbers (rand, randn, nn.Linear's initial weights, DataLoader's
+    shuffling); returns the default Generator. The numbers are torch's for the same seed.
+
+    >>> import gradbook as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.randn(3)
+    tensor([ 1.5410, -0.2934, -2.1788])
+    """
     return default_generator.manual_seed(seed)
 
 
@@ -69,11 +165,21 @@ def initial_seed() -> builtins.int:
     return default_generator.initial_seed()
 
 
-def numpy_generator(generator: Any, caller: str, *args: Any) -> np.random.Generator:
-    """The NumPy generator to draw from: ``generator``'s, or the default one's; torch's error for
-    anything else (``args``: the call's other arguments, which a function's message lists)."""
+def get_rng_state() -> Any:
+    """The default generator's state (``default_generator.get_state()``)."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state: Any) -> None:
+    """Restore the default generator's state from ``get_rng_state()``."""
+    default_generator.set_state(new_state)
+
+
+def generator(generator: Any, caller: str, *args: Any) -> Generator:
+    """The Generator to draw from: ``generator``, or the default one; torch's error for anything
+    else (``args``: the call's other arguments, which a function's message lists)."""
     if generator is None:
-        return default_generator.numpy
+        return default_generator
     if not isinstance(generator, Generator):
         got = type(generator).__name__
         if caller.endswith("_"):  # a method: uniform_(), normal_()
@@ -82,4 +188,4 @@ def numpy_generator(generator: Any, caller: str, *args: Any) -> np.random.Genera
         raise TypeError(
             f"{caller}() received an invalid combination of arguments - got ({', '.join(given)}), but expected one of:"
         )
-    return generator.numpy
+    return generator

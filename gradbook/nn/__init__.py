@@ -595,18 +595,27 @@ class _BackwardHook:
 class Linear(Module):
     """y = x Wᵀ + b, with W of shape (out_features, in_features).
 
-    Weights start uniform in ±1/√in_features, as torch's default initialisation.
+    Weights and bias start uniform in ±1/√in_features, drawn as torch draws them (the same seed
+    gives torch's numbers): ``kaiming_uniform_(weight, a=√5)``, then ``uniform_`` for the bias.
     """
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True) -> None:
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
-        bound = 1 / math.sqrt(in_features) if in_features else 0.0
-        self.weight = Parameter(_factories.rand(out_features, in_features) * (2 * bound) - bound)
+        self.weight = Parameter(_factories.empty(out_features, in_features))
         if bias:
-            self.bias = Parameter(_factories.rand(out_features) * (2 * bound) - bound)
+            self.bias = Parameter(_factories.empty(out_features))
         else:
             self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw the weights again, as a new Linear would."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))  # = uniform in ±1/√in_features
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.linear(input, self.weight, self.bias)

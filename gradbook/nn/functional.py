@@ -187,8 +187,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if p == 1:
         mask = _factories.zeros((), dtype=input.dtype)  # torch multiplies by a 0-d zero
     else:
-        keep = _factories.rand(input.shape) < 1 - p  # a Bernoulli(1 - p) draw per element
-        mask = keep.to(input.dtype).div_(1 - p)
+        mask = _factories.empty(input.shape, dtype=input.dtype).bernoulli_(1 - p).div_(1 - p)  # as torch draws it
     return input.mul_(mask) if inplace else input * mask
 
 

@@ -1,7 +1,7 @@
 """gradbook.nn.init: torch's weight initialisers, each filling a tensor in place under no_grad.
 
-The bounds and standard deviations are torch's; the random numbers come from gradbook's own
-generator (``gradbook.manual_seed``), so they are not torch's numbers.
+The bounds and standard deviations are torch's, computed in torch's order, and the draws are
+torch's: after the same ``manual_seed`` an initialiser fills in torch's numbers.
 
 >>> import gradbook as torch
 >>> w = torch.nn.Parameter(torch.empty(4, 2))
@@ -119,7 +119,8 @@ def kaiming_uniform_(
     """He initialisation: uniform in ±√3 · gain/√fan (fan_in keeps the forward pass's variance)."""
     if _no_elements(tensor):
         return tensor
-    bound = math.sqrt(3.0) * calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
+    std = calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
+    bound = math.sqrt(3.0) * std  # torch's order of operations: the same bound to the last bit
     return uniform_(tensor, -bound, bound, generator)
 
 
@@ -137,7 +138,8 @@ def kaiming_normal_(
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """Glorot initialisation: uniform in ±gain·√(6/(fan_in + fan_out))."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    bound = math.sqrt(3.0) * std
     return uniform_(tensor, -bound, bound, generator)
 
 

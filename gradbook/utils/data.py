@@ -1,9 +1,9 @@
 """gradbook.utils.data: datasets and the DataLoader that batches them, as torch.utils.data.
 
 A dataset is anything with ``len()`` and ``[i]``. ``DataLoader`` draws indices (in order, or
-shuffled with ``gradbook.randperm``), groups them into batches and stacks each batch with
-``default_collate``: tensors become one tensor with a new first dimension, numbers a tensor,
-tuples a list of batched fields.
+shuffled with ``gradbook.randperm`` as torch's RandomSampler: the same seed gives torch's order),
+groups them into batches and stacks each batch with ``default_collate``: tensors become one tensor
+with a new first dimension, numbers a tensor, tuples a list of batched fields.
 
 >>> import gradbook as torch
 >>> from gradbook.utils.data import DataLoader, TensorDataset
@@ -30,6 +30,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from .. import _distributions, _random
 from .._dtypes import float64
 from .._factories import as_tensor, randperm, tensor
 from .._functions import stack
@@ -263,8 +264,19 @@ class DataLoader:
         if self.sampler is not None:
             return iter(self.sampler)
         if self.shuffle:
-            return iter(randperm(len(self.dataset), generator=self.generator).tolist())
+            return self._shuffled()
         return iter(range(len(self.dataset)))
+
+    def _shuffled(self) -> Iterator[int]:
+        """torch's RandomSampler: a permutation from ``generator``, or without one from a new
+        Generator seeded by a draw from the default one."""
+        n = len(self.dataset)
+        gen = self.generator
+        if gen is None:
+            seed = int(_distributions.random_bits(_random.default_generator, 1, np.int64)[0])
+            gen = _random.Generator().manual_seed(seed)
+        yield from randperm(n, generator=gen).tolist()
+        randperm(n, generator=gen)  # exhausted, torch's sampler draws one more permutation (for 0 samples)
 
     def _batches(self) -> Iterator[Any]:
         """This epoch's batches of indices (single indices when batching is off)."""
@@ -282,6 +294,11 @@ class DataLoader:
             yield batch
 
     def __iter__(self) -> Iterator[Any]:
+        # torch's iterator starts by drawing a seed for its worker processes, even with none
+        _distributions.random_bits(_random.generator(self.generator, "random_"), 1, np.int64)
+        return self._epoch()
+
+    def _epoch(self) -> Iterator[Any]:
         auto_batching = self.batch_size is not None or self.batch_sampler is not None
         for batch in self._batches():
             if auto_batching:
