@@ -196,8 +196,7 @@ _SIN_P = (F32(-1.9515295891e-4), F32(8.3321608736e-3), F32(-1.6666654611e-1))
 def _fma(t: np.ndarray, y: np.ndarray, b: np.ndarray, c: Any) -> np.ndarray:
     """``y = fma(y, b, c)`` in float32 (one rounding, as the vector instruction), in place: ``b`` is
     the float64 copy of a float32 array, ``t`` a float64 scratch array where y·b is exact."""
-    np.copyto(t, y)
-    t *= b
+    np.multiply(y, b, out=t)  # y widened exactly: the product is exact in float64
     t += c
     np.copyto(y, t, casting="unsafe")
     return y
