@@ -1206,3 +1206,128 @@ def _tensor_list(tensors: Sequence[Any], caller: str) -> list[Tensor]:
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
     return tensors
+
+
+# ------------------------------------------------ sorting, more reductions and shapes
+
+
+class _Sort(_ReturnType):
+    name = "sort"
+
+
+class _Topk(_ReturnType):
+    name = "topk"
+
+
+def _order(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
+    """Indices that sort ``a`` along ``dim`` (equal values keep their order)."""
+    return np.argsort(-a if descending and a.dtype.kind != "b" else a, axis=dim, kind="stable")
+
+
+def sort(t: Tensor, dim: int, descending: bool) -> Any:
+    """``(values, indices)``: t sorted along dim (SortBackward0), and where each value was."""
+    d = check_dim(dim, t.ndim)
+    if t.ndim == 0:
+        return _Sort((ops.SortBackward0.apply(t, dim=None, indices=None), Tensor._make(np.zeros((), np.int64))))
+    indices = _order(t._array, d, descending)
+    if descending and t._array.dtype.kind == "b":
+        indices = np.flip(np.argsort(t._array, axis=d, kind="stable"), d)
+    return _Sort((ops.SortBackward0.apply(t, dim=d, indices=indices), Tensor._make(indices)))
+
+
+def topk(t: Tensor, k: int, dim: int, largest: bool) -> Any:
+    """``(values, indices)`` of the k largest (or smallest) along dim, largest first."""
+    d = check_dim(dim, t.ndim)
+    size = t._array.shape[d] if t.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    indices = np.take(_order(t._array, d, largest), range(k), axis=d) if t.ndim else np.zeros(k, np.int64)
+    return _Topk((ops.TopkBackward0.apply(t, dim=d, indices=indices), Tensor._make(indices)))
+
+
+def amax(t: Tensor, dim: Any, keepdim: bool, cls: type[ops.Op]) -> Tensor:
+    dims = check_dims(dim, t.ndim) if dim != () else tuple(range(t.ndim))
+    return cls.apply(t, dim=dims, keepdim=keepdim)
+
+
+def logsumexp(t: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    t = t if t.is_floating_point() else t.to(DTYPES[default_float()])  # an integer tensor: its float logsumexp
+    return ops.LogsumexpBackward0.apply(t, dim=check_dims(dim, t.ndim), keepdim=keepdim)
+
+
+def flip(t: Tensor, dims: Any) -> Tensor:
+    dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
+    return ops.FlipBackward0.apply(t, dims=tuple(check_dim(d, t.ndim) for d in dims))
+
+
+def roll(t: Tensor, shifts: Any, dims: Any) -> Tensor:
+    shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
+    dims = () if dims is None else tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    if dims and len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    return ops.RollBackward0.apply(t, shifts=shifts, dims=tuple(check_dim(d, t.ndim) for d in dims))
+
+
+def repeat(t: Tensor, sizes: Any) -> Tensor:
+    sizes = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
+    if len(sizes) < t.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    return ops.RepeatBackward0.apply(t, repeats=sizes)
+
+
+def tile(t: Tensor, dims: Any) -> Tensor:
+    dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else tuple(dims)
+    return repeat(t, (1,) * (t.ndim - len(dims)) + dims)
+
+
+def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """The part of t from ``start`` (counted from the end if negative), ``length`` long, along dim."""
+    d = check_dim(dim, t.ndim)
+    size = t._array.shape[d]
+    start = start + size if start < 0 else start
+    if not 0 <= start <= size or length < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return t[(slice(None),) * d + (slice(start, start + length),)]
+
+
+def diff(t: Tensor, n: int, dim: int) -> Tensor:
+    """Differences of neighbours along dim, n times (each a SubBackward0 of two slices, as torch)."""
+    d = check_dim(dim, t.ndim)
+    for _ in range(n):
+        size = t._array.shape[d]
+        t = narrow(t, d, 1, size - 1) - narrow(t, d, 0, size - 1)
+    return t
+
+
+def movedim(t: Tensor, source: Any, destination: Any) -> Tensor:
+    src = [check_dim(d, t.ndim) for d in (source if isinstance(source, (tuple, list)) else [source])]
+    dst = [check_dim(d, t.ndim) for d in (destination if isinstance(destination, (tuple, list)) else [destination])]
+    if len(src) != len(dst):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({src} dims) should contain the same number of "
+            f"dims as destination ({dst} dims)"
+        )
+    order = [d for d in range(t.ndim) if d not in src]
+    for s, dd in sorted(zip(dst, src)):
+        order.insert(s, dd)
+    return t.permute(*order)
+
+
+def lerp(t: Tensor, end: Tensor, weight: Any) -> Tensor:
+    if isinstance(weight, Tensor):
+        raise NotImplementedError("gradbook's lerp takes a number as weight; write start + weight * (end - start)")
+    if t._array.dtype != end._array.dtype:
+        raise RuntimeError(
+            f"expected dtype {c_name(t._array.dtype)} for `end` but got dtype {c_name(end._array.dtype)}"
+        )
+    return ops.LerpBackward0.apply(t, end, weight=float(weight))
+
+
+def addcmul(t: Tensor, tensor1: Tensor, tensor2: Tensor, value: Any) -> Tensor:
+    return ops.AddcmulBackward0.apply(*_promoted_together(t, tensor1, tensor2), value=value)
+
+
+def _promoted_together(*tensors: Tensor) -> tuple[Tensor, ...]:
+    """The tensors in their promoted dtype (torch's rule), each converted only if it must be."""
+    want = functools.reduce(promote_types, (x._array.dtype for x in tensors))
+    return tuple(x if x._array.dtype == want else x.to(DTYPES[want]) for x in tensors)

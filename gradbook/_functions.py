@@ -54,6 +54,49 @@ def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001, A002
 
 
 remainder = _function(Tensor.remainder)
+acos = _function(Tensor.acos)
+addcmul = _function(Tensor.addcmul)
+amax = _function(Tensor.amax)
+amin = _function(Tensor.amin)
+arccos = _function(Tensor.arccos)
+arcsin = _function(Tensor.arcsin)
+arctan = _function(Tensor.arctan)
+arctan2 = _function(Tensor.arctan2)
+argsort = _function(Tensor.argsort)
+asin = _function(Tensor.asin)
+atan = _function(Tensor.atan)
+atan2 = _function(Tensor.atan2)
+clamp_max = _function(Tensor.clamp_max)
+clamp_min = _function(Tensor.clamp_min)
+cosh = _function(Tensor.cosh)
+cumprod = _function(Tensor.cumprod)
+diff = _function(Tensor.diff)
+fix = _function(Tensor.fix)
+flip = _function(Tensor.flip)
+frac = _function(Tensor.frac)
+hypot = _function(Tensor.hypot)
+isfinite = _function(Tensor.isfinite)
+isinf = _function(Tensor.isinf)
+isnan = _function(Tensor.isnan)
+lerp = _function(Tensor.lerp)
+logaddexp = _function(Tensor.logaddexp)
+logsumexp = _function(Tensor.logsumexp)
+moveaxis = _function(Tensor.moveaxis)
+movedim = _function(Tensor.movedim)
+nan_to_num = _function(Tensor.nan_to_num)
+narrow = _function(Tensor.narrow)
+outer = _function(Tensor.outer)
+roll = _function(Tensor.roll)
+sinh = _function(Tensor.sinh)
+sort = _function(Tensor.sort)
+swapaxes = _function(Tensor.swapaxes)
+swapdims = _function(Tensor.swapdims)
+tile = _function(Tensor.tile)
+topk = _function(Tensor.topk)
+trace = _function(Tensor.trace)
+tril = _function(Tensor.tril)
+triu = _function(Tensor.triu)
+trunc = _function(Tensor.trunc)
 floor_divide = _function(Tensor.floor_divide)
 relu = _function(Tensor.relu)
 reshape = _function(Tensor.reshape)
@@ -142,16 +185,33 @@ def allclose(
 
 __all__ = [
     "abs",
+    "acos",
     "add",
+    "addcmul",
     "allclose",
+    "amax",
+    "amin",
+    "arccos",
+    "arcsin",
+    "arctan",
+    "arctan2",
     "argmax",
     "argmin",
+    "argsort",
+    "asin",
+    "atan",
+    "atan2",
     "cat",
     "ceil",
     "clamp",
+    "clamp_max",
+    "clamp_min",
     "clip",
     "cos",
+    "cosh",
+    "cumprod",
     "cumsum",
+    "diff",
     "div",
     "dot",
     "equal",
@@ -159,20 +219,30 @@ __all__ = [
     "exp",
     "exp2",
     "expm1",
+    "fix",
     "flatten",
+    "flip",
     "floor",
     "floor_divide",
+    "frac",
     "gather",
+    "hypot",
     "index_select",
     "is_floating_point",
     "is_inference",
     "is_tensor",
     "isclose",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "lerp",
     "log",
     "log10",
     "log1p",
     "log2",
     "log_softmax",
+    "logaddexp",
+    "logsumexp",
     "masked_fill",
     "matmul",
     "max",
@@ -181,24 +251,32 @@ __all__ = [
     "min",
     "minimum",
     "mm",
+    "moveaxis",
+    "movedim",
     "mul",
     "mv",
+    "nan_to_num",
+    "narrow",
     "neg",
     "norm",
     "numel",
+    "outer",
     "permute",
     "pow",
     "prod",
     "relu",
     "remainder",
     "reshape",
+    "roll",
     "round",
     "scatter",
     "scatter_add",
     "sigmoid",
     "sign",
     "sin",
+    "sinh",
     "softmax",
+    "sort",
     "sqrt",
     "square",
     "squeeze",
@@ -206,9 +284,17 @@ __all__ = [
     "std",
     "sub",
     "sum",
+    "swapaxes",
+    "swapdims",
     "t",
     "tanh",
+    "tile",
+    "topk",
+    "trace",
     "transpose",
+    "tril",
+    "triu",
+    "trunc",
     "unsqueeze",
     "var",
     "where",

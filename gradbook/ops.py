@@ -1259,6 +1259,259 @@ class StackBackward0(Op):
         return [lambda n, g, i=i: rule(n, g, i) for i in range(len(self.next_functions))]
 
 
+# ================================================================ more elementwise functions
+
+
+class AtanBackward0(Op):
+    """out = atan(self)"""
+
+    saves = ("self",)
+    forward = _rounded(np.arctan)
+    rules = {"∂out/∂self = 1 / (1 + self²)": lambda n, g, self: g / (self * self + 1)}
+
+
+class AsinBackward0(Op):
+    """out = asin(self)"""
+
+    saves = ("self",)
+    forward = _rounded(np.arcsin)
+    rules = {"∂out/∂self = 1 / √(1 - self²)": lambda n, g, self: g * (1 - self * self) ** -0.5}
+
+
+class AcosBackward0(Op):
+    """out = acos(self)"""
+
+    saves = ("self",)
+    forward = _rounded(np.arccos)
+    rules = {"∂out/∂self = -1 / √(1 - self²)": lambda n, g, self: g * -((1 - self * self) ** -0.5)}
+
+
+class SinhBackward0(Op):
+    """out = sinh(self)"""
+
+    saves = ("self",)
+    forward = _rounded(np.sinh)
+    rules = {"∂out/∂self = cosh(self)": lambda n, g, self: g * _unary(self, "cosh", np.cosh)}
+
+
+class CoshBackward0(Op):
+    """out = cosh(self)"""
+
+    saves = ("self",)
+    forward = _rounded(np.cosh)
+    rules = {"∂out/∂self = sinh(self)": lambda n, g, self: g * _unary(self, "sinh", np.sinh)}
+
+
+class Atan2Backward0(Op):
+    """out = atan2(self, other): the angle of the point (other, self)"""
+
+    inputs = ("self", "other")
+    saves = ("self", "other")
+    forward = staticmethod(lambda a, b: _in_float64(lambda x: np.arctan2(x, b.astype(x.dtype)), a))
+    rules = {
+        "∂out/∂self = other / (self² + other²)": lambda n, g, self, other: g * other / (self * self + other * other),
+        "∂out/∂other = -self / (self² + other²)": lambda n, g, self, other: g * -self / (self * self + other * other),
+    }
+
+
+class HypotBackward0(Op):
+    """out = √(self² + other²)"""
+
+    inputs = ("self", "other")
+    saves = ("self", "other", "result")
+    forward = staticmethod(np.hypot)
+    rules = {
+        "∂out/∂self = self / out": lambda n, g, self, result: g * self / result,
+        "∂out/∂other = other / out": lambda n, g, other, result: g * other / result,
+    }
+
+
+class LogaddexpBackward0(Op):
+    """out = log(eˢᵉˡᶠ + eᵒᵗʰᵉʳ)"""
+
+    inputs = ("self", "other")
+    saves = ("self", "other")
+    forward = staticmethod(np.logaddexp)
+    rules = {
+        "∂out/∂self = 1 / (1 + e^(other - self))": lambda n, g, self, other: g / (_exp(other - self) + 1),
+        "∂out/∂other = 1 / (1 + e^(self - other))": lambda n, g, self, other: g / (_exp(self - other) + 1),
+    }
+
+
+class TruncBackward0(Op):
+    """out = self rounded toward 0"""
+
+    forward = staticmethod(np.trunc)
+    rules = {"∂out/∂self = 0 (a step function)": lambda n, g: g * 0}
+
+
+class FracBackward0(Op):
+    """out = self - trunc(self)"""
+
+    forward = staticmethod(lambda a: a - np.trunc(a))
+    rules = {"∂out/∂self = 1": lambda n, g: g}
+
+
+class ClampMinBackward0(Op):
+    """out = max(self, min)"""
+
+    saves = ("self",)
+    forward = staticmethod(lambda a, min: np.maximum(a, a.dtype.type(min)))
+    rules = {"∂out/∂self = 1 where self ≥ min, else 0": lambda n, g, self: g * _constant(_array(self) >= n.min, g)}
+
+
+class ClampMaxBackward0(Op):
+    """out = min(self, max)"""
+
+    saves = ("self",)
+    forward = staticmethod(lambda a, max: np.minimum(a, a.dtype.type(max)))
+    rules = {"∂out/∂self = 1 where self ≤ max, else 0": lambda n, g, self: g * _constant(_array(self) <= n.max, g)}
+
+
+class NanToNumBackward0(Op):
+    """out = self, with nan, +inf and -inf replaced by numbers"""
+
+    saves = ("self",)
+    forward = staticmethod(lambda a, nan, posinf, neginf: np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf))
+    rules = {
+        "∂out/∂self = 1 where self is finite, else 0": lambda n, g, self: g * _constant(np.isfinite(_array(self)), g)
+    }
+
+
+class LerpBackward0(Op):
+    """out = self + weight · (end - self), for a number weight"""
+
+    inputs = ("self", "end")
+    forward = staticmethod(lambda a, b, weight: a + a.dtype.type(weight) * (b - a))
+    rules = {
+        "∂out/∂self = 1 - weight": lambda n, g: g * (1 - n.weight),
+        "∂out/∂end = weight": lambda n, g: g * n.weight,
+    }
+
+
+class AddcmulBackward0(Op):
+    """out = self + value · tensor1 · tensor2"""
+
+    inputs = ("self", "tensor1", "tensor2")
+    saves = ("tensor1", "tensor2")
+    forward = staticmethod(lambda a, t1, t2, value: a + value * t1 * t2)
+    rules = {
+        "∂out/∂self = 1": lambda n, g: g,
+        "∂out/∂tensor1 = value · tensor2": lambda n, g, tensor2: g * tensor2 * n.value,
+        "∂out/∂tensor2 = value · tensor1": lambda n, g, tensor1: g * tensor1 * n.value,
+    }
+
+
+# ================================================================ more reductions
+
+
+class AmaxBackward0(Op):
+    """out = the largest value along ``dim`` (all dimensions if empty)"""
+
+    saves = ("self", "result")
+    forward = staticmethod(lambda a, dim, keepdim: np.max(a, axis=dim, keepdims=keepdim))
+    rules = {
+        "∂out/∂selfᵢ = 1/k at each of the k maxima, else 0": (
+            lambda n, g, self, result: _unreduce(g, n) * _constant(_ties(self, _unreduce(result, n), n), g)
+        ),
+    }
+
+
+class AminBackward0(AmaxBackward0):
+    """out = the smallest value along ``dim`` (all dimensions if empty)"""
+
+    forward = staticmethod(lambda a, dim, keepdim: np.min(a, axis=dim, keepdims=keepdim))
+    rules = {"∂out/∂selfᵢ = 1/k at each of the k minima, else 0": AmaxBackward0._vjps[0]}
+
+
+class LogsumexpBackward0(Op):
+    """out = log Σ e^self along ``dim``"""
+
+    saves = ("self", "result")
+    forward = staticmethod(lambda a, dim, keepdim: _logsumexp(a, dim, keepdim))
+    rules = {
+        "∂out/∂selfᵢ = e^(selfᵢ - out) (the softmax)": (
+            lambda n, g, self, result: _unreduce(g, n) * _exp(self - _unreduce(result, n))
+        ),
+    }
+
+
+class CumprodBackward0(Op):
+    """outᵢ = ∏_{j ≤ i} selfⱼ along ``dim``"""
+
+    saves = ("self", "result")
+    forward = staticmethod(lambda a, dim: np.cumprod(a, axis=dim, dtype=a.dtype if a.dtype.kind == "f" else np.int64))
+    rules = {
+        "∂/∂selfⱼ: Σ_{i ≥ j} gᵢ · outᵢ / selfⱼ": (lambda n, g, self, result: _cumprod_grad(g, self, result, n.dim)),
+    }
+
+
+class TraceBackward0(Op):
+    """out = Σ selfᵢᵢ (a matrix's diagonal sum)"""
+
+    forward = staticmethod(lambda a: np.trace(a))
+    rules = {
+        "∂out/∂selfᵢⱼ = 1 on the diagonal, else 0": lambda n, g: (
+            g * _constant(np.eye(*n._meta[0][0], dtype=n._meta[0][1]), g)
+        )
+    }
+
+
+# ================================================================ sorting
+
+
+class SortBackward0(Op):
+    """values = self sorted along ``dim`` (``indices`` say where each came from)"""
+
+    forward = staticmethod(lambda a, dim, indices: a.copy() if indices is None else np.take_along_axis(a, indices, dim))
+    rules = {"∂out/∂self: each gᵢ back to where its value was": lambda n, g: _unsort(g, n)}
+
+
+class TopkBackward0(Op):
+    """values = the k largest (or smallest) along ``dim`` (``indices`` say where)"""
+
+    forward = staticmethod(lambda a, dim, indices: np.take_along_axis(a, indices, dim))
+    rules = {"∂out/∂self: each gᵢ back to where its value was, else 0": lambda n, g: _unsort(g, n)}
+
+
+# ================================================================ more shape
+
+
+class TrilBackward0(Op):
+    """out = self with the elements above diagonal ``diagonal`` set to 0"""
+
+    forward = staticmethod(lambda a, diagonal: np.tril(a, diagonal))
+    rules = {"∂out/∂self = 1 on and below the diagonal, else 0": lambda n, g: _unary(g, "tril", np.tril, n.diagonal)}
+
+
+class TriuBackward0(Op):
+    """out = self with the elements below diagonal ``diagonal`` set to 0"""
+
+    forward = staticmethod(lambda a, diagonal: np.triu(a, diagonal))
+    rules = {"∂out/∂self = 1 on and above the diagonal, else 0": lambda n, g: _unary(g, "triu", np.triu, n.diagonal)}
+
+
+class FlipBackward0(Op):
+    """out = self with the order along ``dims`` reversed"""
+
+    forward = staticmethod(lambda a, dims: np.flip(a, dims).copy())
+    rules = {"∂out/∂self: the gradient flipped back": lambda n, g: _unary(g, "flip", np.flip, n.dims)}
+
+
+class RollBackward0(Op):
+    """out = self shifted by ``shifts`` along ``dims``, wrapping around (flattened if no dims)"""
+
+    forward = staticmethod(lambda a, shifts, dims: np.roll(a, shifts, dims or None))
+    rules = {"∂out/∂self: the gradient rolled back": lambda n, g: _roll(g, tuple(-s for s in n.shifts), n.dims)}
+
+
+class RepeatBackward0(Op):
+    """out = self tiled ``repeats`` times along each dimension"""
+
+    forward = staticmethod(lambda a, repeats: np.tile(a, repeats))
+    rules = {"∂out/∂self = the sum of the gradient over the copies": lambda n, g: _untile(g, n)}
+
+
 # ================================================================ losses (gradbook.nn.functional)
 
 
@@ -1571,3 +1824,67 @@ def _nll_weights(n: Op) -> np.ndarray:
     w[np.arange(t.size)[keep], t[keep]] = -weight[t[keep]]
     total = np.add.reduce(weight[t[keep]], axis=None) if n.reduction == "mean" else 1
     return w.reshape(shape) / (total if total else 1)
+
+
+def _unary(x: Any, method: str, fn: Any, *args: Any) -> Any:
+    """``x.method(*args)`` on a Tensor (recorded), ``fn(x, *args)`` on an array."""
+    return getattr(x, method)(*args) if _is_tensor(x) else fn(x, *args)
+
+
+def _logsumexp(a: np.ndarray, dim: tuple, keepdim: bool) -> np.ndarray:
+    top = np.max(a, axis=dim, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0)  # all -inf (or an inf): no shift
+    out = np.log(np.sum(np.exp(a - top), axis=dim, keepdims=True)) + top
+    return out if keepdim else np.squeeze(out, axis=dim)
+
+
+def _ties(x: Any, out: Any, n: Op) -> np.ndarray:
+    """1/k at each of the k elements equal to the reduced value (amax, amin), per reduction."""
+    mask = _array(x) == _array(out)
+    return (mask / np.sum(mask, axis=n.dim, keepdims=True)).astype(n._meta[0][1])
+
+
+def _cumprod_grad(g: Any, x: Any, result: Any, dim: int) -> Any:
+    """cumprod's adjoint: Σ_{i ≥ j} gᵢ outᵢ / xⱼ. Where x has zeros it cannot divide: for each j,
+    the running products of x with xⱼ set to 1 (axis dim + 1 runs over i), kept for i ≥ j."""
+    if not np.any(_array(x) == 0):
+        return _reverse_cumsum(g * result, dim) / x
+    shape = _array(x).shape
+    k, tail = shape[dim], (1,) * (len(shape) - dim - 1)
+    wide_shape = shape[:dim] + (k,) + shape[dim:]  # [..., j, i, ...]
+    place = np.broadcast_to(np.eye(k, dtype=bool).reshape((k, k) + tail), wide_shape)
+    later = np.broadcast_to(np.triu(np.ones((k, k), dtype=bool)).reshape((k, k) + tail), wide_shape)
+    others = _where(_constant(place, x), 1.0, _expand(_unsqueeze(x, dim), wide_shape))
+    running = others.cumprod(dim + 1) if _is_tensor(others) else np.cumprod(others, axis=dim + 1)
+    return _sum(_unsqueeze(g, dim) * running * _constant(later, g), dim + 1).reshape(shape)
+
+
+def _unsort(g: Any, n: Op) -> Any:
+    """Each gradient back to the place ``n.indices`` says its value came from (0 elsewhere)."""
+    shape, dtype = n._meta[0]
+    if n.indices is None:  # a 0-d tensor sorted
+        return g
+    if _is_tensor(g):
+        return _zeros_tensor(shape, dtype).scatter(n.dim, Tensor._make(n.indices), g)
+    out = np.zeros(shape, dtype)
+    np.put_along_axis(out, n.indices, g, n.dim)
+    return out
+
+
+def _zeros_tensor(shape: tuple, dtype: Any) -> Tensor:
+    return Tensor._make(np.zeros(shape, dtype))
+
+
+def _roll(g: Any, shifts: tuple, dims: tuple) -> Any:
+    return g.roll(shifts, dims) if _is_tensor(g) else np.roll(g, shifts, dims or None)
+
+
+def _untile(g: Any, n: Op) -> Any:
+    """The sum over the copies np.tile made: g as (copies, size) pairs, summed over the copies."""
+    shape = n._meta[0][0]
+    reps = tuple(n.repeats)
+    shape = (1,) * (len(reps) - len(shape)) + tuple(shape)
+    reps = (1,) * (len(shape) - len(reps)) + reps
+    paired = g.reshape(tuple(v for r, s in zip(reps, shape) for v in (r, s)))
+    summed = _sum(paired, tuple(range(0, 2 * len(shape), 2)))
+    return summed.reshape(n._meta[0][0])

@@ -282,6 +282,75 @@ class Tensor:
 
     clip = clamp
 
+    def atan(self) -> Tensor:
+        return ops.AtanBackward0.apply(self)
+
+    arctan = atan
+
+    def asin(self) -> Tensor:
+        return ops.AsinBackward0.apply(self)
+
+    arcsin = asin
+
+    def acos(self) -> Tensor:
+        return ops.AcosBackward0.apply(self)
+
+    arccos = acos
+
+    def sinh(self) -> Tensor:
+        return ops.SinhBackward0.apply(self)
+
+    def cosh(self) -> Tensor:
+        return ops.CoshBackward0.apply(self)
+
+    def atan2(self, other: Tensor) -> Tensor:
+        """The angle of the point (other, self), in (-π, π]."""
+        return dispatch.binary(ops.Atan2Backward0, self, dispatch.tensor_argument(other, "atan2"))
+
+    arctan2 = atan2
+
+    def hypot(self, other: Tensor) -> Tensor:
+        """√(self² + other²), elementwise."""
+        return dispatch.binary(ops.HypotBackward0, self, dispatch.tensor_argument(other, "hypot"))
+
+    def logaddexp(self, other: Tensor) -> Tensor:
+        """log(eˢᵉˡᶠ + eᵒᵗʰᵉʳ), without overflow."""
+        return dispatch.binary(ops.LogaddexpBackward0, self, dispatch.tensor_argument(other, "logaddexp"))
+
+    def trunc(self) -> Tensor:
+        return ops.TruncBackward0.apply(self)
+
+    fix = trunc
+
+    def frac(self) -> Tensor:
+        return ops.FracBackward0.apply(self)
+
+    def clamp_min(self, min: Any) -> Tensor:  # noqa: A002
+        return ops.ClampMinBackward0.apply(self, min=min)
+
+    def clamp_max(self, max: Any) -> Tensor:  # noqa: A002
+        return ops.ClampMaxBackward0.apply(self, max=max)
+
+    def nan_to_num(self, nan: Any = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
+        """nan → ``nan``, ±inf → ``posinf``/``neginf`` (the dtype's largest and smallest by default)."""
+        return ops.NanToNumBackward0.apply(self, nan=nan, posinf=posinf, neginf=neginf)
+
+    def lerp(self, end: Tensor, weight: Any) -> Tensor:
+        """self + weight · (end - self)."""
+        return dispatch.lerp(self, end, weight)
+
+    def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+        """self + value · tensor1 · tensor2."""
+        return dispatch.addcmul(self, tensor1, tensor2, value)
+
+    def where(self, condition: Tensor, y: Any) -> Tensor:
+        """condition ? self : y (``torch.where(condition, self, y)``)."""
+        return dispatch.where(condition, self, y)
+
+    def outer(self, vec2: Tensor) -> Tensor:
+        """The outer product of two vectors: selfᵢ · vec2ⱼ."""
+        return self.reshape(-1, 1) * vec2
+
     def maximum(self, other: Tensor) -> Tensor:
         return dispatch.binary(ops.MaximumBackward0, self, dispatch.tensor_argument(other, "maximum"))
 
@@ -385,6 +454,51 @@ class Tensor:
     def any(self) -> Tensor:
         return Tensor._make(np.any(self._array))
 
+    def amax(self, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:
+        """Largest value along ``dim`` (all dimensions by default); ties share the gradient."""
+        return dispatch.amax(self, dim, keepdim, ops.AmaxBackward0)
+
+    def amin(self, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:
+        """Smallest value along ``dim`` (all dimensions by default); ties share the gradient."""
+        return dispatch.amax(self, dim, keepdim, ops.AminBackward0)
+
+    def logsumexp(self, dim: Any, keepdim: builtins.bool = False) -> Tensor:
+        """log Σ eˣ along ``dim``, computed without overflow."""
+        return dispatch.logsumexp(self, dim, keepdim)
+
+    def cumprod(self, dim: builtins.int) -> Tensor:
+        """Running products along ``dim``."""
+        return ops.CumprodBackward0.apply(self, dim=dispatch.check_dim(dim, self.ndim))
+
+    def trace(self) -> Tensor:
+        """Sum of a matrix's diagonal."""
+        return ops.TraceBackward0.apply(self)
+
+    def sort(self, dim: builtins.int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Any:
+        """``(values, indices)``: sorted along ``dim``; equal values keep their order."""
+        return dispatch.sort(self, dim, descending)
+
+    def argsort(
+        self, dim: builtins.int = -1, descending: builtins.bool = False, stable: builtins.bool = False
+    ) -> Tensor:
+        """The indices that sort along ``dim``."""
+        return dispatch.sort(self, dim, descending)[1]
+
+    def topk(
+        self, k: builtins.int, dim: builtins.int = -1, largest: builtins.bool = True, sorted: builtins.bool = True
+    ) -> Any:  # noqa: A002
+        """``(values, indices)`` of the k largest (``largest=False``: smallest) along ``dim``."""
+        return dispatch.topk(self, k, dim, largest)
+
+    def isnan(self) -> Tensor:
+        return Tensor._make(np.isnan(self._array))
+
+    def isinf(self) -> Tensor:
+        return Tensor._make(np.isinf(self._array))
+
+    def isfinite(self) -> Tensor:
+        return Tensor._make(np.isfinite(self._array))
+
     # ------------------------------------------------ shape
 
     def reshape(self, *shape: Any) -> Tensor:
@@ -433,6 +547,46 @@ class Tensor:
     @property
     def mT(self) -> Tensor:  # noqa: N802
         return dispatch.transpose(self, -2, -1)
+
+    def tril(self, diagonal: builtins.int = 0) -> Tensor:
+        """Zeros above diagonal ``diagonal`` (0: the main one)."""
+        return ops.TrilBackward0.apply(self, diagonal=diagonal)
+
+    def triu(self, diagonal: builtins.int = 0) -> Tensor:
+        """Zeros below diagonal ``diagonal`` (0: the main one)."""
+        return ops.TriuBackward0.apply(self, diagonal=diagonal)
+
+    def flip(self, *dims: Any) -> Tensor:
+        """The order along ``dims`` reversed."""
+        return dispatch.flip(self, dims)
+
+    def roll(self, shifts: Any, dims: Any = None) -> Tensor:
+        """Shifted along ``dims``, wrapping around (flattened first if no dims)."""
+        return dispatch.roll(self, shifts, dims)
+
+    def repeat(self, *sizes: Any) -> Tensor:
+        """Tiled ``sizes`` times along each dimension."""
+        return dispatch.repeat(self, sizes)
+
+    def tile(self, *dims: Any) -> Tensor:
+        return dispatch.tile(self, dims)
+
+    def narrow(self, dim: builtins.int, start: builtins.int, length: builtins.int) -> Tensor:
+        return dispatch.narrow(self, dim, start, length)
+
+    def diff(self, n: builtins.int = 1, dim: builtins.int = -1) -> Tensor:
+        """Differences of neighbours along ``dim`` (``n`` times)."""
+        return dispatch.diff(self, n, dim)
+
+    def movedim(self, source: Any, destination: Any) -> Tensor:
+        return dispatch.movedim(self, source, destination)
+
+    moveaxis = movedim
+
+    def swapaxes(self, axis0: builtins.int, axis1: builtins.int) -> Tensor:
+        return dispatch.transpose(self, axis0, axis1)
+
+    swapdims = swapaxes
 
     def permute(self, *dims: Any) -> Tensor:
         """Reorder dimensions."""

@@ -73,6 +73,21 @@ TABLE = [
     line("ReluBackward0", lambda T, a: a.relu(), (4,)),
     line("ClampBackward1", lambda T, a: a.clamp(-0.5, 0.5), (4,)),
     line("MaximumBackward0", lambda T, a, b: T.maximum(a, b), (4,), (4,)),
+    line("AtanBackward0", lambda T, a: a.atan(), (3,)),
+    line("AsinBackward0", lambda T, a: (a * 0.3).asin(), (3,)),
+    line("AcosBackward0", lambda T, a: (a * 0.3).acos(), (3,)),
+    line("SinhBackward0", lambda T, a: a.sinh(), (3,)),
+    line("CoshBackward0", lambda T, a: a.cosh(), (3,)),
+    line("Atan2Backward0", lambda T, a, b: a.atan2(b), (2, 3), (3,)),
+    line("HypotBackward0", lambda T, a, b: a.hypot(b), (2, 3), (3,)),
+    line("LogaddexpBackward0", lambda T, a, b: a.logaddexp(b), (2, 3), (3,)),
+    line("TruncBackward0", lambda T, a: (a * 3).trunc(), (3,)),
+    line("FracBackward0", lambda T, a: (a * 3).frac(), (3,)),
+    line("ClampMinBackward0", lambda T, a: a.clamp_min(0.1), (5,)),
+    line("ClampMaxBackward0", lambda T, a: a.clamp_max(-0.1), (5,)),
+    line("NanToNumBackward0", lambda T, a: (a.log()).nan_to_num(), (5,)),
+    line("LerpBackward0", lambda T, a, b: a.lerp(b, 0.3), (2, 3), (3,)),
+    line("AddcmulBackward0", lambda T, a, b, c: a.addcmul(b, c, value=0.5), (2, 3), (3,), (2, 1)),
     line("MinimumBackward0", lambda T, a, b: T.minimum(a, b), (4,), (4,)),
     line("WhereBackward0", lambda T, a, b: T.where(a > 0, a, b), (4,), (4,)),
     line("SoftmaxBackward0", lambda T, a: a.softmax(1), (2, 3)),
@@ -83,6 +98,13 @@ TABLE = [
     line("ProdBackward0", lambda T, a: a.prod(), (2, 3)),
     line("ProdBackward1", lambda T, a: a.prod(1), (2, 3)),
     line("CumsumBackward0", lambda T, a: a.cumsum(1), (2, 3)),
+    line("CumprodBackward0", lambda T, a: a.cumprod(1), (2, 3)),
+    line("AmaxBackward0", lambda T, a: a.amax(1), (2, 3)),
+    line("AminBackward0", lambda T, a: a.amin((0, 1), keepdim=True), (2, 3)),
+    line("LogsumexpBackward0", lambda T, a: a.logsumexp(1), (2, 3)),
+    line("TraceBackward0", lambda T, a: a.trace(), (3, 4)),
+    line("SortBackward0", lambda T, a: a.sort(1, descending=True).values, (2, 4)),
+    line("TopkBackward0", lambda T, a: a.topk(2, dim=0).values, (4, 3)),
     line("VarBackward0", lambda T, a: a.var(1), (2, 3)),
     line("StdBackward0", lambda T, a: a.std(correction=0), (2, 3)),
     line("LinalgVectorNormBackward0", lambda T, a: a.norm(dim=1), (2, 3)),
@@ -118,6 +140,11 @@ TABLE = [
     line("NormalBackward0", lambda T, a: (a * 1).normal_(3.0, 0.0) * a, (3,)),  # std 0: always 3
     line("MaskedFillBackward0", lambda T, a: a.masked_fill(a > 0, 2.0), (3, 2)),
     line("GatherBackward0", lambda T, a: a.gather(1, T.tensor([[0, 0], [1, 0], [1, 1]])), (3, 2)),
+    line("TrilBackward0", lambda T, a: a.tril(), (3, 4)),
+    line("TriuBackward0", lambda T, a: a.triu(1), (3, 4)),
+    line("FlipBackward0", lambda T, a: a.flip(0, 1), (3, 4)),
+    line("RollBackward0", lambda T, a: a.roll((1, -2), (0, 1)), (3, 4)),
+    line("RepeatBackward0", lambda T, a: a.repeat(2, 1, 3), (3, 2)),
     line("ScatterBackward0", lambda T, a, s: (a * 1).scatter(0, T.tensor([[1, 0], [2, 1]]), s), (3, 2), (2, 2)),
     line("ScatterBackward1", lambda T, a: a.scatter(1, T.tensor([[1], [0], [1]]), 2.0), (3, 2)),
     line("ScatterAddBackward0", lambda T, a, s: a.scatter_add(0, T.tensor([[1, 0], [1, 1]]), s), (3, 2), (2, 2)),
@@ -230,3 +257,32 @@ def test_the_worked_example_of_docs_engine_md_adds_an_op():
     np.testing.assert_allclose(gg.numpy(), np.sinh([0.5, -1.0, 2.0]))  # d²sinh/dx² = sinh
     if torch is not None:
         assert torch.tensor(1.0, requires_grad=True).sinh().grad_fn.name() == "SinhBackward0"
+
+
+SECOND_DERIVATIVES = {  # rules that must record under create_graph (their Tensor branch)
+    "cumprod through a zero": lambda a: (a * gradbook.tensor([1.0, 0.0, 1.0, 1.0], dtype=a.dtype)).cumprod(0),
+    "cumprod": lambda a: a.cumprod(0),
+    "sort": lambda a: a.sort(descending=True).values * a,
+    "topk": lambda a: a.topk(2).values.square(),
+    "repeat": lambda a: a.repeat(2, 3).square(),
+    "roll": lambda a: a.roll(1).square() * a,
+    "logsumexp": lambda a: a.reshape(2, 2).logsumexp(1),
+    "amax": lambda a: a.amax() * a,
+    "trace": lambda a: a.reshape(2, 2).trace() * a,
+    "atan2": lambda a: a.atan2(a.flip(0)),
+    "hypot": lambda a: a.hypot(a.roll(1)),
+    "logaddexp": lambda a: a.logaddexp(a.flip(0)),
+    "asin, acos, atan": lambda a: (a * 0.3).asin() * (a * 0.3).acos() * a.atan(),
+    "sinh, cosh": lambda a: a.sinh() * a.cosh(),
+    "tril, triu": lambda a: a.reshape(2, 2).tril().square() + a.reshape(2, 2).triu(1).square(),
+    "lerp, addcmul": lambda a: a.lerp(a.square(), 0.3).addcmul(a, a, value=0.5),
+    "clamp_min, clamp_max, nan_to_num": lambda a: (
+        a.clamp_min(-0.5).square() + a.clamp_max(0.5).square() * a.nan_to_num()
+    ),
+}
+
+
+@pytest.mark.parametrize("name", SECOND_DERIVATIVES)
+def test_second_derivatives_of_the_new_rules(name):
+    a = gradbook.tensor([0.7, 0.2, -0.9, 1.3], dtype=gradbook.float64, requires_grad=True)
+    assert gradbook.autograd.gradgradcheck(SECOND_DERIVATIVES[name], (a,))

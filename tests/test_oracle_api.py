@@ -557,6 +557,55 @@ CASES = {
     "init under no_grad": lambda T: (
         lambda w: (T.no_grad().__enter__(), w.uniform_(1.0, 1.0), T.set_grad_enabled(True), w)[3]
     )(leaf(T, [0.0, 0.0])),
+    # ------------------------------------------------ more ops (sorting, shapes, elementwise)
+    "cumprod through a zero": lambda T: _grads(T, lambda x: x.cumprod(0), [2.0, 0.0, 3.0, 0.5]),
+    "cumprod through two zeros": lambda T: _grads(T, lambda x: x.cumprod(0), [0.0, 2.0, 0.0, 3.0]),
+    "amax shares the gradient among ties": lambda T: _grads(T, lambda x: x.amax(), [3.0, 1.0, 3.0]),
+    "amax along a dim with ties": lambda T: _grads(T, lambda x: x.amax(1), [[1.0, 1.0], [2.0, 0.0]]),
+    "sort keeps equal values in order": lambda T: T.tensor([2.0, 1.0, 2.0, 0.0]).sort(stable=True),
+    "sort descending": lambda T: T.tensor([[2.0, 1.0, 3.0], [0.0, 5.0, 4.0]]).sort(descending=True),
+    "sort's gradient": lambda T: _grads(T, lambda x: x.sort().values * T.tensor([1.0, 10.0, 100.0]), [3.0, 1.0, 2.0]),
+    "argsort": lambda T: T.tensor([[2.0, 1.0, 3.0], [0.0, 5.0, 4.0]]).argsort(dim=0),
+    "topk": lambda T: T.tensor([1.0, 5.0, 3.0, 4.0]).topk(2),
+    "topk smallest": lambda T: T.tensor([1.0, 5.0, 3.0, 4.0]).topk(3, largest=False),
+    "topk k too large": lambda T: T.tensor([1.0, 5.0]).topk(3),
+    "topk's gradient": lambda T: _grads(T, lambda x: x.topk(2).values * T.tensor([1.0, 10.0]), [1.0, 5.0, 3.0]),
+    "logsumexp of large values": lambda T: T.tensor([1000.0, 1000.0]).logsumexp(0),
+    "logsumexp of an integer tensor": lambda T: (lambda y: (y.dtype, round(y.item(), 6)))(
+        T.tensor([1, 2, 3]).logsumexp(0)
+    ),
+    "tril and triu": lambda T: (T.ones(3, 3).tril(-1), T.ones(2, 3).triu(1)),
+    "flip": lambda T: T.arange(6).reshape(2, 3).flip(1),
+    "roll flattened": lambda T: T.arange(6).reshape(2, 3).roll(1),
+    "roll shifts and dims differ": lambda T: T.ones(2, 3).roll((1, 2), 0),
+    "repeat adds dimensions": lambda T: T.tensor([1.0, 2.0]).repeat(2, 2),
+    "repeat with too few sizes": lambda T: T.ones(2, 3).repeat(2),
+    "tile": lambda T: T.tensor([[1.0, 2.0]]).tile(2),
+    "narrow": lambda T: (lambda x: (x.narrow(1, -2, 2), x.narrow(1, 1, 2).grad_fn.name()))(leaf(T, [[1.0, 2.0, 3.0]])),
+    "narrow past the end": lambda T: T.ones(2, 3).narrow(1, 2, 2),
+    "diff": lambda T: (lambda y: (y, y.grad_fn.name()))(leaf(T, [1.0, 4.0, 9.0, 16.0]).diff(n=2)),
+    "movedim": lambda T: T.ones(2, 3, 4).movedim(0, -1).shape,
+    "movedim of two": lambda T: T.ones(2, 3, 4, 5).movedim((0, 1), (2, 3)).shape,
+    "swapaxes": lambda T: (lambda y: (y.shape, y.grad_fn.name()))(leaf(T, [[1.0, 2.0]]).swapaxes(0, 1)),
+    "outer": lambda T: (lambda y: (y, y.grad_fn.name()))(leaf(T, [1.0, 2.0]).outer(T.tensor([1.0, 0.5, 3.0]))),
+    "where as a method": lambda T: T.tensor([1.0, -2.0]).where(T.tensor([True, False]), 0.0),
+    "isnan, isinf, isfinite": lambda T: (lambda x: (x.isnan(), x.isinf(), x.isfinite()))(
+        T.tensor([1.0, float("nan"), float("inf"), -float("inf")])
+    ),
+    "nan_to_num": lambda T: T.tensor([float("nan"), float("inf"), -float("inf"), 1.0]).nan_to_num(),
+    "nan_to_num's gradient": lambda T: _grads(T, lambda x: x.log().nan_to_num(), [0.0, 1.0, -1.0]),
+    "atan2 of signs": lambda T: T.tensor([1.0, -1.0, 0.0]).atan2(T.tensor([-1.0, -1.0, -1.0])),
+    "atan2 of a number": lambda T: T.tensor([1.0]).atan2(2.0),
+    "float32 atan, asin, acos, sinh, cosh (to 6 digits)": lambda T: (
+        lambda x: [[round(v, 6) for v in f().tolist()] for f in (x.atan, x.asin, x.acos, x.sinh, x.cosh)]
+    )(T.linspace(-0.99, 0.99, 9)),
+    "trunc and frac of negatives": lambda T: (T.tensor([-1.5, 2.7]).trunc(), T.tensor([-1.5, 2.7]).frac()),
+    "lerp": lambda T: _grads(T, lambda x: x.lerp(T.tensor([1.0, 1.0], dtype=T.float64), 0.25), [0.0, 2.0]),
+    "lerp of two dtypes": lambda T: T.tensor([0.0], dtype=T.float64).lerp(T.tensor([1.0]), 0.5),
+    "addcmul": lambda T: T.tensor([1.0, 2.0]).addcmul(T.tensor([3.0, 4.0]), T.tensor([0.5]), value=2),
+    "clamp_min, clamp_max": lambda T: (T.tensor([-1.0, 2.0]).clamp_min(0.0), T.tensor([-1.0, 2.0]).clamp_max(0.0)),
+    "trace of a non-square matrix": lambda T: T.arange(6.0).reshape(2, 3).trace(),
+    "sort of a 0-d tensor": lambda T: T.tensor(3.0).sort(),
     # ------------------------------------------------ inference tensors
     "is_inference of what inference_mode made": lambda T: (
         lambda a, x: (
@@ -586,6 +635,14 @@ CASES = {
         lambda w: (w * _inferred(T, lambda: T.ones(2) * 3).clone()).sum().backward() or w.grad
     )(leaf(T, [1.0, 2.0])),
 }
+
+
+def _grads(T, f, values):
+    """f(x) and x.grad after backward of the sum of f(x), for x a float64 leaf with ``values``."""
+    x = T.tensor(values, dtype=T.float64, requires_grad=True)
+    y = f(x)
+    y.sum().backward()
+    return y, y.grad_fn.name(), x.grad
 
 
 def _normal_inside(T):
