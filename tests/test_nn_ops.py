@@ -44,6 +44,13 @@ TABLE = [
     line("LeakyReluBackward0", lambda T, a: F(T).leaky_relu(a, 0.1), (5,)),
     line("GeluBackward0", lambda T, a: F(T).gelu(a), (5,)),
     line("GeluBackward0", lambda T, a: F(T).gelu(a, approximate="tanh"), (2, 3)),
+    line("SoftplusBackward0", lambda T, a: F(T).softplus(a * 12, beta=2.0, threshold=10.0), (8,)),
+    line("SiluBackward0", lambda T, a: F(T).silu(a), (5,)),
+    line("MishBackward0", lambda T, a: F(T).mish(a), (5,)),
+    line("EluBackward0", lambda T, a: F(T).elu(a, alpha=0.7), (5,)),
+    line("HardtanhBackward0", lambda T, a: F(T).hardtanh(a * 2, -1.5, 0.5), (6,)),
+    line("HardtanhBackward0", lambda T, a: F(T).relu6(a * 5), (6,)),
+    line("LogSigmoidBackward0", lambda T, a: F(T).logsigmoid(a * 5), (5,)),
     # normalisation and lookup
     line(
         "NativeBatchNormBackward0",

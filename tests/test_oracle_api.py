@@ -606,6 +606,23 @@ CASES = {
     "clamp_min, clamp_max": lambda T: (T.tensor([-1.0, 2.0]).clamp_min(0.0), T.tensor([-1.0, 2.0]).clamp_max(0.0)),
     "trace of a non-square matrix": lambda T: T.arange(6.0).reshape(2, 3).trace(),
     "sort of a 0-d tensor": lambda T: T.tensor(3.0).sort(),
+    "softsign as its ops": lambda T: _grads(T, lambda x: T.nn.functional.softsign(x), [-2.0, 0.5]),
+    "normalize as its ops": lambda T: _grads(T, lambda x: T.nn.functional.normalize(x, dim=0), [3.0, 4.0]),
+    "normalize of zeros": lambda T: _grads(T, lambda x: T.nn.functional.normalize(x, dim=0), [0.0, 0.0]),
+    "activation modules": lambda T: [
+        repr(m(T.tensor([-2.0, 0.5, 7.0], dtype=T.float64)))
+        for m in (
+            T.nn.Softplus(),
+            T.nn.SiLU(),
+            T.nn.Mish(),
+            T.nn.ELU(0.5),
+            T.nn.Hardtanh(),
+            T.nn.ReLU6(),
+            T.nn.LogSigmoid(),
+        )
+    ],
+    "hardtanh min above max": lambda T: T.nn.functional.hardtanh(T.ones(2), 2.0, 1.0),
+    "softplus of an integer tensor": lambda T: T.nn.functional.softplus(T.tensor([1, 2])),
     # ------------------------------------------------ inference tensors
     "is_inference of what inference_mode made": lambda T: (
         lambda a, x: (

@@ -34,26 +34,34 @@ __all__ = [
     "BatchNorm1d",
     "CrossEntropyLoss",
     "Dropout",
+    "ELU",
     "Embedding",
     "Flatten",
     "GELU",
+    "Hardtanh",
     "HuberLoss",
     "Identity",
     "L1Loss",
     "LeakyReLU",
     "Linear",
+    "LogSigmoid",
     "LogSoftmax",
     "MSELoss",
+    "Mish",
     "Module",
     "ModuleDict",
     "ModuleList",
     "NLLLoss",
     "Parameter",
     "ReLU",
+    "ReLU6",
     "Sequential",
+    "SiLU",
     "Sigmoid",
     "SmoothL1Loss",
     "Softmax",
+    "Softplus",
+    "Softsign",
     "Tanh",
     "functional",
     "init",
@@ -1022,6 +1030,102 @@ class Sigmoid(Module):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return input.sigmoid()
+
+
+class Softplus(Module):
+    """log(1 + e^(beta·x)) / beta, a smooth relu."""
+
+    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
+        super().__init__()
+        self.beta, self.threshold = beta, threshold
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self) -> str:
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
+class SiLU(Module):
+    """x · σ(x)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.silu(input)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Mish(Module):
+    """x · tanh(softplus(x))."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.mish(input)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class ELU(Module):
+    """x where x > 0, else alpha · (eˣ - 1)."""
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.elu(input, self.alpha)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class Hardtanh(Module):
+    """x limited to [min_val, max_val]."""
+
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        if min_val >= max_val:
+            raise AssertionError  # torch's check, with no message
+        self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.hardtanh(input, self.min_val, self.max_val)
+
+    def extra_repr(self) -> str:
+        return f"min_val={self.min_val}, max_val={self.max_val}" + (", inplace=True" if self.inplace else "")
+
+
+class ReLU6(Hardtanh):
+    """x limited to [0, 6]."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class LogSigmoid(Module):
+    """log σ(x)."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.logsigmoid(input)
+
+
+class Softsign(Module):
+    """x / (1 + |x|)."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.softsign(input)
 
 
 def _softmax_dim(ndim: int) -> int:

@@ -97,6 +97,95 @@ class GeluBackward0(Op):
     rules = {"∂out/∂self = Φ(self) + self · φ(self)": lambda n, g, self: g * _gelu_slope(self, n.approximate)}
 
 
+def _softplus(a: np.ndarray, beta: float, threshold: float) -> np.ndarray:
+    wide = a.astype(np.float64)
+    out = np.where(wide * beta > threshold, wide, np.log1p(np.exp(wide * beta)) / beta)
+    return out.astype(a.dtype)
+
+
+class SoftplusBackward0(Op):
+    """out = log(1 + e^(beta·self)) / beta (self itself where beta·self > threshold)"""
+
+    saves = ("self",)
+    forward = staticmethod(_softplus)
+    rules = {
+        "∂out/∂self = σ(beta·self) (1 above the threshold)": (
+            lambda n, g, self: _where(
+                _constant(_array_of(self) * n.beta > n.threshold, g), g, g * _sigmoid_any(self * n.beta)
+            )
+        ),
+    }
+
+
+class SiluBackward0(Op):
+    """out = self · σ(self)"""
+
+    saves = ("self",)
+    forward = staticmethod(lambda a: (a.astype(np.float64) * _sigmoid(a.astype(np.float64))).astype(a.dtype))
+    rules = {
+        "∂out/∂self = σ(self) (1 + self (1 - σ(self)))": (
+            lambda n, g, self: g * _sigmoid_any(self) * (1 + self * (1 - _sigmoid_any(self)))
+        ),
+    }
+
+
+class MishBackward0(Op):
+    """out = self · tanh(softplus(self))"""
+
+    saves = ("self",)
+    forward = staticmethod(lambda a: (a * np.tanh(_softplus(a.astype(np.float64), 1.0, 20.0))).astype(a.dtype))
+    rules = {
+        "∂out/∂self = tanh(sp) + self σ(self) (1 - tanh²(sp))": (lambda n, g, self: g * _mish_slope(self)),
+    }
+
+
+class EluBackward0(Op):
+    """out = self where self > 0, else alpha (e^self - 1)"""
+
+    saves = ("self",)
+    forward = staticmethod(lambda a, alpha: np.where(a > 0, a, alpha * np.expm1(a.astype(np.float64))).astype(a.dtype))
+    rules = {
+        "∂out/∂self = 1 where self > 0, else alpha e^self": (
+            lambda n, g, self: _where(_constant(_array_of(self) > 0, g), g, g * _exp(self) * n.alpha)
+        ),
+    }
+
+
+class HardtanhBackward0(Op):
+    """out = self limited to [min_val, max_val]"""
+
+    saves = ("self",)
+    forward = staticmethod(lambda a, min_val, max_val: np.clip(a, min_val, max_val).astype(a.dtype))
+    rules = {
+        "∂out/∂self = 1 strictly inside (min_val, max_val), else 0": (
+            lambda n, g, self: g * _constant((_array_of(self) > n.min_val) & (_array_of(self) < n.max_val), g)
+        ),
+    }
+
+
+class LogSigmoidBackward0(Op):
+    """out = log σ(self) = -softplus(-self)"""
+
+    saves = ("self",)
+    forward = staticmethod(
+        lambda a: (np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a.astype(np.float64))))).astype(a.dtype)
+    )
+    rules = {"∂out/∂self = 1 - σ(self) = σ(-self)": lambda n, g, self: g * _sigmoid_any(-self)}
+
+
+def _array_of(x: Any) -> np.ndarray:
+    return x._array if _is_tensor(x) else x
+
+
+def _sigmoid_any(x: Any) -> Any:
+    return x.sigmoid() if _is_tensor(x) else _sigmoid(x)
+
+
+def _mish_slope(x: Any) -> Any:
+    t = _tanh(x.exp().log1p() if _is_tensor(x) else np.log1p(np.exp(x)))
+    return t + x * _sigmoid_any(x) * (1 - t * t)
+
+
 # ================================================================ normalisation and lookup
 
 

@@ -158,6 +158,69 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     return _nn_ops.LeakyReluBackward0.apply(input, negative_slope=negative_slope)  # inplace: computed out of place
 
 
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # noqa: A002
+    """log(1 + e^(beta·x)) / beta, a smooth relu (x itself where beta·x > threshold).
+
+    >>> import gradbook as torch
+    >>> torch.nn.functional.softplus(torch.tensor([-1.0, 0.0, 30.0]))
+    tensor([ 0.3133,  0.6931, 30.0000])
+    """
+    _floating_input(input, "softplus_cpu")
+    return _nn_ops.SoftplusBackward0.apply(input, beta=beta, threshold=threshold)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """x · σ(x) (also called swish).
+
+    >>> import gradbook as torch
+    >>> torch.nn.functional.silu(torch.tensor([-1.0, 0.0, 1.0]))
+    tensor([-0.2689,  0.0000,  0.7311])
+    """
+    _floating_input(input, "silu_cpu")
+    return _nn_ops.SiluBackward0.apply(input)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """x · tanh(softplus(x))."""
+    _floating_input(input, "mish_cpu")
+    return _nn_ops.MishBackward0.apply(input)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
+    """x where x > 0, else alpha · (eˣ - 1)."""
+    _floating_input(input, "elu_cpu")
+    return _nn_ops.EluBackward0.apply(input, alpha=alpha)
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
+    """x limited to [min_val, max_val]."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _nn_ops.HardtanhBackward0.apply(input, min_val=min_val, max_val=max_val)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """x limited to [0, 6] (a hardtanh, as torch records it)."""
+    return hardtanh(input, 0.0, 6.0)
+
+
+def logsigmoid(input: Tensor) -> Tensor:  # noqa: A002
+    """log σ(x), computed without overflow."""
+    _floating_input(input, "log_sigmoid_cpu")
+    return _nn_ops.LogSigmoidBackward0.apply(input)
+
+
+def softsign(input: Tensor) -> Tensor:  # noqa: A002
+    """x / (1 + |x|) (recorded as its ops: Div, Add, Abs, as torch)."""
+    return input / (input.abs() + 1)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:  # noqa: A002
+    """x divided by its p-norm along ``dim`` (at least eps), as torch composes it."""
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
+
+
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
     """x · Φ(x), Φ the standard normal CDF; ``approximate="tanh"`` uses torch's tanh formula.
 
