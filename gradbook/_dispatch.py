@@ -1053,6 +1053,13 @@ def _check_inplace(t: Tensor, other_requires: bool) -> None:
     base = t._base
     if type(t._vc) is InferenceVersion and not _State.inference:
         raise RuntimeError(INFERENCE_INPLACE_ERROR)
+    if t.grad_fn is not None and t.grad_fn._several and base is not None and _State.enabled:  # split's pieces
+        raise RuntimeError(
+            f"Output {t.output_nr} of {t.grad_fn.name().removesuffix('Backward0')} is a view and is being modified "
+            "inplace. This view is the output of a function that returns multiple views. Such functions do not "
+            "allow the output views to be modified inplace. You should replace the inplace operation by an "
+            "out-of-place one."
+        )
     if base is not None and _State.enabled and base.grad_fn is None and base.requires_grad:
         raise RuntimeError(VIEW_OF_LEAF_INPLACE_ERROR)
     if not t._array.flags.writeable:  # an expanded tensor: several elements share one place
@@ -1331,3 +1338,35 @@ def _promoted_together(*tensors: Tensor) -> tuple[Tensor, ...]:
     """The tensors in their promoted dtype (torch's rule), each converted only if it must be."""
     want = functools.reduce(promote_types, (x._array.dtype for x in tensors))
     return tuple(x if x._array.dtype == want else x.to(DTYPES[want]) for x in tensors)
+
+
+def split(t: Tensor, split_size_or_sections: Any, dim: int) -> tuple[Tensor, ...]:
+    """Pieces of ``split_size_or_sections`` along dim (the last one smaller), or of the listed sizes."""
+    d = check_dim(dim, t.ndim)
+    size = t._array.shape[d]
+    if isinstance(split_size_or_sections, (tuple, list)):
+        sizes = tuple(int(s) for s in split_size_or_sections)
+        if sum(sizes) != size or any(s < 0 for s in sizes):
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at dimension "
+                f"{d}), but got split_sizes={list(sizes)}"
+            )
+        return ops.SplitWithSizesBackward0.apply(t, dim=d, sizes=sizes)
+    step = int(split_size_or_sections)
+    if step < 0 or (step == 0 and size):
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={step}")
+    sizes = tuple(min(step, size - start) for start in range(0, size, step)) if step else (0,)
+    return ops.SplitBackward0.apply(t, dim=d, sizes=sizes)
+
+
+def chunk(t: Tensor, chunks: int, dim: int) -> tuple[Tensor, ...]:
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    size = t._array.shape[check_dim(dim, t.ndim)]
+    return split(t, -(-size // chunks) if size else 1, dim)
+
+
+def unbind(t: Tensor, dim: int) -> tuple[Tensor, ...]:
+    if t.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return ops.UnbindBackward0.apply(t, dim=check_dim(dim, t.ndim), sizes=())

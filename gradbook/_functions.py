@@ -66,6 +66,7 @@ argsort = _function(Tensor.argsort)
 asin = _function(Tensor.asin)
 atan = _function(Tensor.atan)
 atan2 = _function(Tensor.atan2)
+chunk = _function(Tensor.chunk)
 clamp_max = _function(Tensor.clamp_max)
 clamp_min = _function(Tensor.clamp_min)
 cosh = _function(Tensor.cosh)
@@ -89,6 +90,7 @@ outer = _function(Tensor.outer)
 roll = _function(Tensor.roll)
 sinh = _function(Tensor.sinh)
 sort = _function(Tensor.sort)
+split = _function(Tensor.split)
 swapaxes = _function(Tensor.swapaxes)
 swapdims = _function(Tensor.swapdims)
 tile = _function(Tensor.tile)
@@ -96,6 +98,7 @@ topk = _function(Tensor.topk)
 trace = _function(Tensor.trace)
 tril = _function(Tensor.tril)
 triu = _function(Tensor.triu)
+unbind = _function(Tensor.unbind)
 trunc = _function(Tensor.trunc)
 floor_divide = _function(Tensor.floor_divide)
 relu = _function(Tensor.relu)
@@ -203,6 +206,7 @@ __all__ = [
     "atan2",
     "cat",
     "ceil",
+    "chunk",
     "clamp",
     "clamp_max",
     "clamp_min",
@@ -277,6 +281,7 @@ __all__ = [
     "sinh",
     "softmax",
     "sort",
+    "split",
     "sqrt",
     "square",
     "squeeze",
@@ -295,6 +300,7 @@ __all__ = [
     "tril",
     "triu",
     "trunc",
+    "unbind",
     "unsqueeze",
     "var",
     "where",

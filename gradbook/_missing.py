@@ -12,10 +12,10 @@ arctan2_ arctan_ arctanh arctanh_ argwhere as_strided as_strided_ as_strided_sca
 asin_ asinh asinh_ atan2_ atan_ atanh atanh_ baddbmm baddbmm_ bernoulli bfloat16 bincount
 bitwise_and bitwise_and_ bitwise_left_shift bitwise_left_shift_ bitwise_not bitwise_not_ bitwise_or
 bitwise_or_ bitwise_right_shift bitwise_right_shift_ bitwise_xor bitwise_xor_ bmm broadcast_to byte
-cauchy_ ccol_indices cdouble cfloat chalf char cholesky cholesky_inverse cholesky_solve chunk
-clamp_max_ clamp_min_ clip_ coalesce col_indices conj conj_physical conj_physical_ const_data_ptr
-copysign copysign_ corrcoef cosh_ count_nonzero cov cross crow_indices cummax cummin cumprod_
-cumsum_ data_ptr deg2rad deg2rad_ dense_dim dequantize det diag diag_embed diagflat diagonal
+cauchy_ ccol_indices cdouble cfloat chalf char cholesky cholesky_inverse cholesky_solve clamp_max_
+clamp_min_ clip_ coalesce col_indices conj conj_physical conj_physical_ const_data_ptr copysign
+copysign_ corrcoef cosh_ count_nonzero cov cross crow_indices cummax cummin cumprod_ cumsum_
+data_ptr deg2rad deg2rad_ dense_dim dequantize det diag diag_embed diagflat diagonal
 diagonal_scatter digamma digamma_ dim_order dist divide divide_ dsplit eig element_size eq_ erf_
 erfc erfc_ erfinv erfinv_ exp2_ expm1_ exponential_ fill_diagonal_ fix_ fliplr flipud float_power
 float_power_ floor_divide_ fmax fmin fmod fmod_ frac_ frexp gcd gcd_ ge ge_ geometric_ geqrf ger
@@ -38,13 +38,13 @@ quantile rad2deg rad2deg_ ravel real reciprocal reciprocal_ record_stream reinfo
 renorm renorm_ repeat_interleave resize resize_ resize_as resize_as_ resize_as_sparse_ resolve_conj
 resolve_neg rot90 row_indices rsqrt rsqrt_ scatter_reduce scatter_reduce_ select select_scatter set_
 sgn sgn_ share_memory_ short signbit sinc sinc_ sinh_ slice_inverse slice_scatter slogdet smm solve
-sparse_dim sparse_mask sparse_resize_ sparse_resize_and_clear_ split split_with_sizes squeeze_
-sspaddmm stft storage storage_offset storage_type stride subtract subtract_ sum_to_size svd
-swapaxes_ swapdims_ symeig t_ take take_along_dim tan tan_ tensor_split to_dense to_mkldnn
-to_padded_tensor to_sparse to_sparse_bsc to_sparse_bsr to_sparse_coo to_sparse_csc to_sparse_csr
-transpose_ triangular_solve tril_ triu_ true_divide true_divide_ trunc_ type_as unbind unflatten
-unfold unique unique_consecutive unsafe_chunk unsafe_split unsafe_split_with_sizes unsqueeze_
-untyped_storage values vdot volatile vsplit xlogy xlogy_ xpu
+sparse_dim sparse_mask sparse_resize_ sparse_resize_and_clear_ split_with_sizes squeeze_ sspaddmm
+stft storage storage_offset storage_type stride subtract subtract_ sum_to_size svd swapaxes_
+swapdims_ symeig t_ take take_along_dim tan tan_ tensor_split to_dense to_mkldnn to_padded_tensor
+to_sparse to_sparse_bsc to_sparse_bsr to_sparse_coo to_sparse_csc to_sparse_csr transpose_
+triangular_solve tril_ triu_ true_divide true_divide_ trunc_ type_as unflatten unfold unique
+unique_consecutive unsafe_chunk unsafe_split unsafe_split_with_sizes unsqueeze_ untyped_storage
+values vdot volatile vsplit xlogy xlogy_ xpu
 """.split()
 )
 
@@ -63,17 +63,17 @@ bits4x2 bits8 bitwise_and bitwise_left_shift bitwise_not bitwise_or bitwise_righ
 blackman_window block_diag bmm broadcast_shapes broadcast_tensors broadcast_to bucketize builtins
 can_cast cartesian_prod ccol_indices_copy cdist cdouble ceil_ celu celu_ cfloat chain_matmul chalf
 channel_shuffle channels_last channels_last_3d cholesky cholesky_inverse cholesky_solve
-choose_qparams_optimized chunk clamp_ clamp_max_ clamp_min_ classes classproperty
-clear_autocast_cache clip_ clone col_indices_copy column_stack combinations compile
-compiled_with_cxx11_abi compiler complex complex128 complex32 complex64 concat concatenate cond conj
-conj_physical conj_physical_ constant_pad_nd contiguous_format conv1d conv2d conv3d conv_tbc
-conv_transpose1d conv_transpose2d conv_transpose3d convolution copysign corrcoef cos_ cosh_
-cosine_embedding_loss cosine_similarity count_nonzero cov cpp cpu cross crow_indices_copy ctc_loss
-ctypes cudnn_affine_grid_generator cudnn_batch_norm cudnn_convolution cudnn_convolution_add_relu
-cudnn_convolution_relu cudnn_convolution_transpose cudnn_grid_sampler cudnn_is_acceptable cummax
-cummin cumulative_trapezoid deg2rad deg2rad_ dequantize det detach detach_ detach_copy diag
-diag_embed diagflat diagonal diagonal_copy diagonal_scatter digamma dist distributed distributions
-divide dropout dropout_ dsmm dsplit dstack e eig einsum embedding embedding_bag embedding_renorm_
+choose_qparams_optimized clamp_ clamp_max_ clamp_min_ classes classproperty clear_autocast_cache
+clip_ clone col_indices_copy column_stack combinations compile compiled_with_cxx11_abi compiler
+complex complex128 complex32 complex64 concat concatenate cond conj conj_physical conj_physical_
+constant_pad_nd contiguous_format conv1d conv2d conv3d conv_tbc conv_transpose1d conv_transpose2d
+conv_transpose3d convolution copysign corrcoef cos_ cosh_ cosine_embedding_loss cosine_similarity
+count_nonzero cov cpp cpu cross crow_indices_copy ctc_loss ctypes cudnn_affine_grid_generator
+cudnn_batch_norm cudnn_convolution cudnn_convolution_add_relu cudnn_convolution_relu
+cudnn_convolution_transpose cudnn_grid_sampler cudnn_is_acceptable cummax cummin
+cumulative_trapezoid deg2rad deg2rad_ dequantize det detach detach_ detach_copy diag diag_embed
+diagflat diagonal diagonal_copy diagonal_scatter digamma dist distributed distributions divide
+dropout dropout_ dsmm dsplit dstack e eig einsum embedding embedding_bag embedding_renorm_
 empty_like empty_permuted empty_quantized empty_strided eq erf_ erfc erfc_ erfinv exp2_ exp_
 expand_copy expm1_ export fake_quantize_per_channel_affine fake_quantize_per_tensor_affine
 fbgemm_linear_fp16_weight fbgemm_linear_fp16_weight_fp32_activation fbgemm_linear_int8_weight
@@ -130,18 +130,18 @@ set_default_tensor_type set_deterministic_debug_mode set_float32_matmul_precisio
 set_num_interop_threads set_num_threads set_warn_always sgn short sigmoid_ signal signbit sin_ sinc
 sinc_ sinh_ slice_copy slice_inverse slice_scatter slogdet smm solve sparse sparse_bsc
 sparse_bsc_tensor sparse_bsr sparse_bsr_tensor sparse_compressed_tensor sparse_coo sparse_coo_tensor
-sparse_csc sparse_csc_tensor sparse_csr sparse_csr_tensor special split split_copy split_with_sizes
+sparse_csc sparse_csc_tensor sparse_csr sparse_csr_tensor special split_copy split_with_sizes
 split_with_sizes_copy spmm sqrt_ square_ squeeze_copy sspaddmm std_mean stft storage strided
 subtract svd svd_lowrank sym_constrain_range sym_constrain_range_for_size sym_float sym_fresh_size
 sym_int sym_ite sym_max sym_min sym_not sym_sqrt sym_sum symeig sys t_copy take take_along_dim tan
 tan_ tanh_ tensor_split tensordot testing textwrap thread_safe_generator threading threshold
 threshold_ to_dlpack torch torch_version transpose_copy trapezoid trapz triangular_solve
 tril_indices triplet_margin_loss triu_indices true_divide trunc_ typename types uint1 uint16 uint2
-uint3 uint32 uint4 uint5 uint6 uint64 uint7 uint8 unbind unbind_copy unflatten unfold_copy
-unify_type_list unique unique_consecutive unravel_index unsafe_chunk unsafe_split
-unsafe_split_with_sizes unsqueeze_copy use_deterministic_algorithms values_copy vander var_mean vdot
-version view_as_complex view_as_complex_copy view_as_real view_as_real_copy view_copy vmap vsplit
-vstack wait warnings while_loop windows xlogy xlogy_ xpu zero_
+uint3 uint32 uint4 uint5 uint6 uint64 uint7 uint8 unbind_copy unflatten unfold_copy unify_type_list
+unique unique_consecutive unravel_index unsafe_chunk unsafe_split unsafe_split_with_sizes
+unsqueeze_copy use_deterministic_algorithms values_copy vander var_mean vdot version view_as_complex
+view_as_complex_copy view_as_real view_as_real_copy view_copy vmap vsplit vstack wait warnings
+while_loop windows xlogy xlogy_ xpu zero_
 """.split()
 )
 

@@ -24,6 +24,7 @@ from ._dtypes import default_float, promoted, restore_numpy, silence_numpy
 from ._messages import FREED_ERROR
 from .autograd.engine import Node, creation_order
 from .autograd.grad_mode import _State
+from .autograd.graph import SeveralOutputs
 from .tensor import Tensor
 
 _array_of = operator.attrgetter("_array")
@@ -1510,6 +1511,77 @@ class RepeatBackward0(Op):
 
     forward = staticmethod(lambda a, repeats: np.tile(a, repeats))
     rules = {"∂out/∂self = the sum of the gradient over the copies": lambda n, g: _untile(g, n)}
+
+
+# ================================================================ split: one node, several outputs
+
+
+class SplitBackward0(SeveralOutputs, Node):
+    """outs = self cut along ``dim`` into pieces of ``sizes`` (views of self); one node, whose
+    output k is piece k (edges ``(node, k)``)
+
+    Not an ``Op``: an op has one output. Backward gets one gradient per piece (zeros for a piece
+    that got none) and puts them back together, ``∂/∂self = cat(g₀, g₁, ...)`` along ``dim``.
+    """
+
+    _several = True
+    rules = {"∂out/∂self: the pieces' gradients put back together": None}
+
+    @classmethod
+    def apply(cls, t: Tensor, dim: int, sizes: tuple[int, ...]) -> tuple[Tensor, ...]:
+        arrays = cls.cut(t._array, dim, sizes)
+        node = None
+        if _State.enabled and t.requires_grad:
+            node = cls.__new__(cls)
+            node._seq, node.dim, node.sizes = next(creation_order), dim, sizes
+            node.next_functions = ((t.grad_fn or t._grad_accumulator(), t._output_nr or 0),)
+            node._meta = [(t._array.shape, t._array.dtype)]
+            node._outputs = (
+                len(arrays),
+                tuple(range(len(arrays))),
+                {k: (a.shape, a.dtype) for k, a in enumerate(arrays)},
+            )
+        if t._vc is None:
+            t._vc = [0]
+        pieces = []
+        for k, a in enumerate(arrays):  # views sharing t's memory and version counter, as torch's
+            piece = Tensor._make(a, node)
+            piece._output_nr, piece._vc, piece._base = k or None, t._vc, t._base if t._base is not None else t
+            pieces.append(piece)
+        return tuple(pieces)
+
+    @staticmethod
+    def cut(a: np.ndarray, dim: int, sizes: tuple[int, ...]) -> list[np.ndarray]:
+        return np.split(a, np.cumsum(sizes)[:-1], axis=dim)
+
+    def join(self, grads: list, fast: bool) -> Any:
+        sizes = [g.shape[self.dim] for g in grads]
+        return np.concatenate(grads, axis=self.dim) if fast else CatBackward0.apply(*grads, dim=self.dim, sizes=sizes)
+
+    def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
+        fn = self.next_functions[0][0]
+        if needed is not None and fn not in needed:
+            return [None], [False]
+        metas = self._outputs[2]
+        zero = np.zeros if fast else lambda *meta: Tensor._make(np.zeros(*meta))  # a piece that got none
+        return [self.join([zero(*metas[k]) if g is None else g for k, g in enumerate(grad)], fast)], [fast]
+
+
+class SplitWithSizesBackward0(SplitBackward0):
+    """outs = self cut along ``dim`` into pieces of the given ``sizes`` (views of self)"""
+
+
+class UnbindBackward0(SplitBackward0):
+    """outs = the slices of self along ``dim``, that dimension removed (views of self)"""
+
+    rules = {"∂out/∂self: the slices' gradients stacked again": None}
+
+    @staticmethod
+    def cut(a: np.ndarray, dim: int, sizes: tuple[int, ...]) -> list[np.ndarray]:
+        return [a[(slice(None),) * dim + (i,)] for i in range(a.shape[dim])]
+
+    def join(self, grads: list, fast: bool) -> Any:
+        return np.stack(grads, axis=self.dim) if fast else StackBackward0.apply(*grads, dim=self.dim)
 
 
 # ================================================================ losses (gradbook.nn.functional)

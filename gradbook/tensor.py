@@ -548,6 +548,18 @@ class Tensor:
     def mT(self) -> Tensor:  # noqa: N802
         return dispatch.transpose(self, -2, -1)
 
+    def split(self, split_size_or_sections: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:
+        """Pieces along ``dim``: of ``split_size`` each (the last smaller), or of the listed sizes."""
+        return dispatch.split(self, split_size_or_sections, dim)
+
+    def chunk(self, chunks: builtins.int, dim: builtins.int = 0) -> tuple[Tensor, ...]:
+        """``chunks`` pieces (or fewer) of equal size along ``dim``, the last one smaller."""
+        return dispatch.chunk(self, chunks, dim)
+
+    def unbind(self, dim: builtins.int = 0) -> tuple[Tensor, ...]:
+        """The slices along ``dim``, that dimension removed."""
+        return dispatch.unbind(self, dim)
+
     def tril(self, diagonal: builtins.int = 0) -> Tensor:
         """Zeros above diagonal ``diagonal`` (0: the main one)."""
         return ops.TrilBackward0.apply(self, diagonal=diagonal)

@@ -37,6 +37,7 @@ from ..ops import ToCopyBackward0, unbroadcast
 from ..tensor import Tensor
 from .engine import Node, creation_order
 from .grad_mode import _State, no_grad
+from .graph import OutputPlace, SeveralOutputs
 
 
 class Function:
@@ -75,7 +76,7 @@ class Function:
         return apply_custom(cls, args, kwargs)
 
 
-class BackwardCFunction(Node):
+class BackwardCFunction(SeveralOutputs, Node):
     """The grad_fn of a user-written function: it is also the ``ctx`` its methods receive."""
 
     _forward_cls: Any = None
@@ -181,10 +182,6 @@ class BackwardCFunction(Node):
     def set_materialize_grads(self, value: bool) -> None:
         """With False, backward receives None (instead of zeros) for outputs that got no gradient."""
         self._materialize = bool(value)
-
-    def output(self, k: int) -> OutputPlace:
-        """Where the hooks of output k (one of several) live."""
-        return self._places.setdefault(k, OutputPlace())
 
     def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
         count, _, metas = self._outputs
@@ -299,15 +296,6 @@ def _take_dirty(t: Tensor, ctx: BackwardCFunction, k: int) -> None:
     t._version += 1
     t.grad_fn, t.requires_grad, t._output_nr = ctx, True, k or None
     ctx._versions = tuple((s, s._version) if s is t else (s, v) for s, v in ctx._versions)  # saved: as it is now
-
-
-class OutputPlace:
-    """The hooks and retain_grad of one output of a node with several outputs (a tensor's hooks
-    belong to the tensor: here, to its output number), run by the engine when its gradient is ready."""
-
-    _tensor_pre_hooks: dict | None = None
-    _retains: Any = None
-    _hooked = False
 
 
 # ---------------------------------------------------------------- once_differentiable

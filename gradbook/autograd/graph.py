@@ -26,3 +26,25 @@ class saved_tensors_hooks:  # noqa: N801  (torch's name)
 
     def __exit__(self, *exc: object) -> None:
         _State.saved_hooks.pop()
+
+
+class OutputPlace:
+    """The hooks and retain_grad of one output of a node with several outputs (a tensor's hooks
+    belong to the tensor: here, to its output number), run by the engine when its gradient is ready."""
+
+    _tensor_pre_hooks: dict | None = None
+    _retains: Any = None
+    _hooked = False
+
+
+class SeveralOutputs:
+    """For a node with several outputs (``split``, a custom Function's): edges ``(node, k)`` reach
+    it, the engine gives it one gradient per output, and each output's hooks have their place."""
+
+    _places: dict[int, OutputPlace] = {}  # read-only here: output() gives each node its own
+
+    def output(self, k: int) -> OutputPlace:
+        """Where the hooks of output k live."""
+        if "_places" not in self.__dict__:
+            self._places = {}
+        return self._places.setdefault(k, OutputPlace())
