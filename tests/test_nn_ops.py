@@ -44,6 +44,8 @@ TABLE = [
     line("LeakyReluBackward0", lambda T, a: F(T).leaky_relu(a, 0.1), (5,)),
     line("GeluBackward0", lambda T, a: F(T).gelu(a), (5,)),
     line("GeluBackward0", lambda T, a: F(T).gelu(a, approximate="tanh"), (2, 3)),
+    line("NativeLayerNormBackward0", lambda T, a, w, b: F(T).layer_norm(a, (3,), w, b), (2, 3), (3,), (3,)),
+    line("NativeLayerNormBackward0", lambda T, a: F(T).layer_norm(a, (2, 3)), (4, 2, 3)),
     line("SoftplusBackward0", lambda T, a: F(T).softplus(a * 12, beta=2.0, threshold=10.0), (8,)),
     line("SiluBackward0", lambda T, a: F(T).silu(a), (5,)),
     line("MishBackward0", lambda T, a: F(T).mish(a), (5,)),
@@ -256,3 +258,10 @@ def test_saved_values_read_as_torch(name):
             v = getattr(program(T, x).grad_fn, attribute)
             values.append(v.detach().numpy() if hasattr(v, "detach") else v)
         np.testing.assert_array_equal(values[0], values[1])
+
+
+def test_layer_norm_has_true_second_derivatives():
+    x = gradbook.tensor([[0.5, -1.0, 2.0], [1.5, 0.2, -0.7]], dtype=gradbook.float64, requires_grad=True)
+    w = gradbook.tensor([1.5, -0.5, 2.0], dtype=gradbook.float64, requires_grad=True)
+    b = gradbook.tensor([0.1, 0.2, 0.3], dtype=gradbook.float64, requires_grad=True)
+    assert gradbook.autograd.gradgradcheck(lambda x, w, b: gradbook.nn.functional.layer_norm(x, (3,), w, b), (x, w, b))

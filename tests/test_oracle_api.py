@@ -621,6 +621,24 @@ CASES = {
             T.nn.LogSigmoid(),
         )
     ],
+    "LayerNorm modules": lambda T: [
+        repr(m)
+        for m in (
+            T.nn.LayerNorm(4),
+            T.nn.LayerNorm((3, 4), eps=1e-6, elementwise_affine=False),
+            T.nn.LayerNorm(4, bias=False),
+        )
+    ],
+    "LayerNorm's parameters and graph": lambda T: (
+        lambda m: (
+            sorted(n for n, _ in m.named_parameters()),
+            (lambda y: (y.grad_fn.name(), [f is None for f, _ in y.grad_fn.next_functions]))(m(T.ones(2, 4))),
+        )
+    )(T.nn.LayerNorm(4)),
+    "layer_norm without weight": lambda T: [
+        f is None for f, _ in T.nn.functional.layer_norm(leaf(T, [[1.0, 2.0, 4.0]]), (3,)).grad_fn.next_functions
+    ],
+    "layer_norm of a wrong shape": lambda T: T.nn.functional.layer_norm(T.ones(2, 3), (4,)),
     "hardtanh min above max": lambda T: T.nn.functional.hardtanh(T.ones(2), 2.0, 1.0),
     "softplus of an integer tensor": lambda T: T.nn.functional.softplus(T.tensor([1, 2])),
     # ------------------------------------------------ inference tensors

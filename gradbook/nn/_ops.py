@@ -257,6 +257,59 @@ class NativeBatchNormBackward0(Op):
     }
 
 
+def _layer_dims(n: Op) -> tuple[int, ...]:
+    """The dimensions layer_norm normalises over: the last len(normalized_shape)."""
+    ndim = len(n._meta[0][0])
+    return tuple(range(ndim - len(n.normalized_shape), ndim))
+
+
+def _layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, normalized_shape: tuple, eps: float) -> np.ndarray:
+    dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
+    mean = np.mean(x, axis=dims, keepdims=True, dtype=np.float64)
+    var = np.mean(np.square(x - mean), axis=dims, keepdims=True)
+    return ((x - mean) / np.sqrt(var + eps) * w + b).astype(x.dtype, copy=False)
+
+
+def _layer_normed(n: Op, x: Any) -> tuple[Any, Any]:
+    """x̂ = (x - mean)·invstd and invstd over the normalised dimensions (functions of x, so that
+    create_graph differentiates through them)."""
+    dims = _layer_dims(n)
+    m = math.prod(n.normalized_shape)
+    centred = x - _sum(x, dims) / m
+    invstd = (_sum(centred * centred, dims) / m + n.eps) ** -0.5
+    return centred * invstd, invstd
+
+
+def _layer_norm_input_rule(n: Op, g: Any, input: Any, weight: Any) -> Any:
+    normed, invstd = _layer_normed(n, input)
+    dims, m = _layer_dims(n), math.prod(n.normalized_shape)
+    gw = g * weight
+    return invstd / m * (m * gw - _sum(gw, dims) - normed * _sum(gw * normed, dims))
+
+
+def _over_rows(x: Any, n: Op) -> Any:
+    """Σ over the dimensions before the normalised ones, giving normalized_shape."""
+    lead = tuple(range(len(n._meta[0][0]) - len(n.normalized_shape)))
+    return (_sum(x, lead) if lead else x).reshape(n.normalized_shape)
+
+
+class NativeLayerNormBackward0(Op):
+    """out = weight · (input - mean)/√(var + eps) + bias, mean and (biased) var over the last
+    dimensions (``normalized_shape``) of each row
+
+    ``weight`` and ``bias`` are ones and zeros that need no gradient when the layer has none.
+    """
+
+    inputs = ("input", "weight", "bias")
+    saves = ("input", "weight")
+    forward = staticmethod(_layer_norm)
+    rules = {
+        "∂/∂input: invstd/m · (m·gw - Σgw - x̂ Σ gw·x̂), gw = g·weight": _layer_norm_input_rule,
+        "∂/∂weight: Σ g · x̂ over the rows": lambda n, g, input: _over_rows(g * _layer_normed(n, input)[0], n),
+        "∂/∂bias: Σ g over the rows": lambda n, g: _over_rows(g, n),
+    }
+
+
 class EmbeddingBackward0(Op):
     """out = weight[indices]: one row of weight per index"""
 

@@ -257,6 +257,32 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
 # ------------------------------------------------ normalisation and lookup
 
 
+def layer_norm(
+    input: Tensor,  # noqa: A002
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-05,
+) -> Tensor:
+    """weight · (x - mean)/√(var + eps) + bias, mean and var over the last dimensions
+    (``normalized_shape``) of each row: one NativeLayerNormBackward0 node.
+
+    >>> import gradbook as torch
+    >>> torch.nn.functional.layer_norm(torch.tensor([[1.0, 3.0]]), (2,))
+    tensor([[-1.0000,  1.0000]])
+    """
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if tuple(input.shape[input.ndim - len(shape) :]) != shape or len(shape) > input.ndim:
+        expected = "[*, " + ", ".join(map(str, shape)) + "]"
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape {expected}, but got input of size"
+            f"{list(input.shape)}"
+        )
+    weight = weight if weight is not None else _factories.ones(shape, dtype=input.dtype)  # needs no gradient
+    bias = bias if bias is not None else _factories.zeros(shape, dtype=input.dtype)
+    return _nn_ops.NativeLayerNormBackward0.apply(input, weight, bias, normalized_shape=shape, eps=eps)
+
+
 def batch_norm(
     input: Tensor,  # noqa: A002
     running_mean: Tensor | None,
