@@ -20,8 +20,9 @@ from typing import Any
 import graphviz
 import numpy as np
 
-from .. import Tensor, from_numpy
-from .model import GraphModel, GraphNode, caller_tensors
+from .. import from_numpy
+from .library import library_of, numpy_of
+from .model import GraphModel, GraphNode, node_names, tensor_names
 from .render import render
 
 __all__ = ["DEFAULT_SHOW", "ROLE_COLOURS", "GraphDrawing", "draw", "draw_model"]
@@ -184,38 +185,16 @@ class _Label:
         return f"<{_TABLE}{''.join(self.rows)}</TABLE>>"
 
 
-def values(t: Any) -> np.ndarray:
-    """A tensor's values as a NumPy array (shared memory), through the public API."""
-    return t.detach().numpy()
-
-
-def _tensor_rows(label: _Label, t: Tensor, show: frozenset[str], grad: bool) -> None:
-    array = values(t)
+def _tensor_rows(label: _Label, t: Any, show: frozenset[str], grad: bool) -> None:
+    array = numpy_of(t)
     text, summarised = value_text(array)
     if "data" in show:
         label.row("data", text)
     if grad and "grad" in show:
         g = t.grad if t.is_leaf or t.retains_grad else None
-        label.row("grad", "None" if g is None else value_text(values(g))[0])
+        label.row("grad", "None" if g is None else value_text(numpy_of(g))[0])
     if ("shape" in show and array.ndim > 0) or ("data" in show and summarised):
         label.row("shape", _shape_text(array), mono=False)
-
-
-def _saved_value(node: Any, name: str) -> Tensor | None:
-    """A saved value while it is readable (not freed, not changed in place since)."""
-    try:
-        value = getattr(node, f"_saved_{name}")
-    except (RuntimeError, AttributeError):
-        return None
-    return value if isinstance(value, Tensor) else None
-
-
-def _input_names(node: Any) -> tuple[str, ...] | None:
-    """torch's argument names for the node's inputs (``self``, ``other``), when they line up."""
-    names = getattr(type(node), "inputs", None)  # gradbook's ops name them (torch's nodes do not)
-    if names is None or len(names) != len(node.next_functions):
-        return None
-    return tuple(names)
 
 
 # ---------------------------------------------------------------- collapsing large graphs
@@ -282,7 +261,7 @@ def _check_show(show: Iterable[str]) -> frozenset[str]:
     return chosen
 
 
-def _node_label(node: GraphNode, name: str | None, output: Tensor | None, show: frozenset[str]) -> _Label:
+def _node_label(node: GraphNode, name: str | None, output: Any, show: frozenset[str]) -> _Label:
     label = _Label()
     if name is not None and "names" in show:
         label.title(name, bold=True)
@@ -336,7 +315,7 @@ def _legend() -> str:
 def draw_model(
     model: GraphModel,
     names: Mapping[str, str] | None = None,
-    outputs: Mapping[str, Tensor] | None = None,
+    outputs: Mapping[str, Any] | None = None,
     show: Iterable[str] = DEFAULT_SHOW,
     rankdir: str = "BT",
     legend: bool = False,
@@ -389,7 +368,7 @@ def draw_model(
             continue
         output = node.tensor if node.kind == "op" and node.tensor is not None else outputs.get(node.key)
         if output is None and node.kind == "op" and "result" in node.saves:
-            output = _saved_value(node.node, "result")
+            output = node.saved_value("result")
         roles = _roles(node)
         style = "rounded,filled,dashed" if node.freed else "rounded,filled"
         attrs = {"fillcolor": _fill(roles), "style": style, "class": " ".join([*roles, node.label])}
@@ -398,7 +377,7 @@ def draw_model(
         if node.is_root:
             attrs["penwidth"] = "2"
         g.node(node.key, _node_label(node, names.get(node.key), output, chosen).html(), id=node.key, **attrs)
-        for slot, value in _constants(node):
+        for slot, value in node.constants():
             _constant(g, node, slot, value, names.get(f"{node.key}c{slot}"), chosen)
 
     if groups:
@@ -406,7 +385,7 @@ def draw_model(
 
     hidden_edges: Counter[tuple[str, str]] = Counter()
     for node in model.nodes:
-        arg_names = _input_names(node.node)
+        arg_names = node.arg_names
         for src, slot in node.inputs:
             if src is None:
                 continue
@@ -441,22 +420,7 @@ def draw_model(
     return g
 
 
-def _constants(node: GraphNode) -> list[tuple[int, Tensor | None]]:
-    """The node's constant inputs: (slot, value), the value when the node saved it (``2 * x``
-    saves the 2 as ``_saved_other``) and it is still readable, else None."""
-    found = []
-    arg_names = None
-    for src, slot in node.inputs:
-        if src is None:
-            arg_names = arg_names or _input_names(node.node) or ()
-            saved = slot < len(arg_names) and arg_names[slot] in node.saves
-            found.append((slot, _saved_value(node.node, arg_names[slot]) if saved else None))
-    return found
-
-
-def _constant(
-    g: GraphDrawing, node: GraphNode, slot: int, value: Tensor | None, name: str | None, show: frozenset[str]
-) -> None:
+def _constant(g: GraphDrawing, node: GraphNode, slot: int, value: Any, name: str | None, show: frozenset[str]) -> None:
     """A constant input, with its value when it is known."""
     key = f"{node.key}c{slot}"
     label = _Label()
@@ -464,12 +428,12 @@ def _constant(
         label.title(name, bold=True)
     label.title("constant", small=value is not None or (name is not None and "names" in show))
     if value is not None and "data" in show:
-        label.row("data", value_text(values(value))[0])
+        label.row("data", value_text(numpy_of(value))[0])
         if "shape" in show and value.ndim > 0:
-            label.row("shape", _shape_text(values(value)), mono=False)
+            label.row("shape", _shape_text(numpy_of(value)), mono=False)
     colour = ROLE_COLOURS["constant"][0]
     g.node(key, label.html(), id=key, fillcolor=colour, style="rounded,filled,dashed", **{"class": "constant"})
-    arg_names = _input_names(node.node)
+    arg_names = node.arg_names
     text = arg_names[slot] if arg_names is not None and len(arg_names) > 1 else None
     g.edge(key, node.key, label=text, style="dashed")
 
@@ -492,54 +456,8 @@ def _draw_groups(g: GraphDrawing, model: GraphModel, groups: Mapping[str, int]) 
         g.node(key, label.html(), id=key, shape="box3d", style="filled,dashed", fillcolor=colour, **{"class": "hidden"})
 
 
-def _names_for(model: GraphModel, sources: list[Mapping[str, Tensor]]) -> tuple[dict[str, str], dict[str, Tensor]]:
-    """Node key -> name, and op key -> its output tensor, from ``{name: tensor}`` sources in
-    order of precedence. A leaf is matched by identity; an op also by its output's grad_fn."""
-    by_id: dict[int, str] = {}
-    by_fn: dict[int, tuple[str, Tensor]] = {}
-    for source in sources:
-        for_id: dict[int, str] = {}
-        for_fn: dict[int, tuple[str, Tensor]] = {}
-        for name, t in source.items():
-            for_id.setdefault(id(t), name)
-            if t.grad_fn is not None:
-                for_fn.setdefault(id(t.grad_fn), (name, t))
-        for k, v in for_id.items():
-            by_id.setdefault(k, v)
-        for k, v in for_fn.items():
-            by_fn.setdefault(k, v)
-    names: dict[str, str] = {}
-    outputs: dict[str, Tensor] = {}
-    for node in model.nodes:
-        if node.tensor is not None and id(node.tensor) in by_id:
-            names[node.key] = by_id[id(node.tensor)]
-        elif node.kind == "op" and id(node.node) in by_fn:
-            names[node.key], outputs[node.key] = by_fn[id(node.node)]
-        for slot, value in _constants(node):
-            if value is not None and id(value) in by_id:
-                names[f"{node.key}c{slot}"] = by_id[id(value)]
-    return names, outputs
-
-
-def _name_source(names: Mapping[str, Any]) -> dict[str, Tensor]:
-    from ..nn import Module
-
-    found: dict[str, Tensor] = {}
-    for name, value in names.items():
-        if isinstance(value, Tensor):
-            found[name] = value
-        elif isinstance(value, Module):
-            found.update(value.named_parameters(name))  # torch joins prefix and name with "."
-        else:
-            raise TypeError(
-                f"draw() got names={{{name!r}: {type(value).__name__}}}; names maps each name to a tensor "
-                "(or to an nn.Module, whose parameters are named after it)"
-            )
-    return found
-
-
 def draw(
-    *roots: Tensor,
+    *roots: Any,
     names: Mapping[str, Any] | None = None,
     show: Iterable[str] = DEFAULT_SHOW,
     rankdir: str = "BT",
@@ -552,7 +470,10 @@ def draw(
 
     Leaves and outputs are named after the variables holding them where ``draw`` was called (a
     notebook's globals, a function's locals); ``names={"w": w}`` adds or overrides names, and
-    ``stacklevel=2`` looks one caller further up (as in ``warnings.warn``; 0 looks nowhere).
+    ``stacklevel=2`` looks one caller further up (as in ``warnings.warn``; 0 looks nowhere). When
+    several variables hold one tensor, the first bound wins (``alias = x`` keeps ``x``; see
+    ``gradbook.viz.model.tensor_names``). ``roots`` may be torch tensors: the same picture is
+    drawn from torch's own graph.
     ``show`` picks the rows: ``"names"``, ``"data"``, ``"grad"``, ``"shape"``, ``"saved"``.
     Graphs of ``max_nodes`` nodes or more are collapsed into a summary. ``renderer`` chooses the
     Graphviz used to display it (default: system dot if on PATH, else graphviz-pure).
@@ -568,16 +489,12 @@ def draw(
     """
     if not roots:
         raise TypeError("draw() needs at least one tensor to draw, e.g. draw(loss)")
-    for root in roots:
-        if not isinstance(root, Tensor):
-            raise TypeError(f"draw() takes tensors, got {type(root).__name__}")
-    sources = [_name_source(names or {})]
-    if stacklevel > 0:
-        sources.append(caller_tensors(stacklevel + 1))
-    model = GraphModel.from_roots(*roots, tensors=[t for source in sources for t in source.values()])
-    node_names, outputs = _names_for(model, sources)
+    library_of(roots, "draw")  # gradbook's tensors or torch's, not both
+    known = tensor_names(names, stacklevel + 1 if stacklevel > 0 else 0)
+    model = GraphModel.from_roots(*roots, tensors=known.values())
+    names_by_key, outputs = node_names(model, known)
     g = draw_model(
-        model, names=node_names, outputs=outputs, show=show, rankdir=rankdir, legend=legend, max_nodes=max_nodes
+        model, names=names_by_key, outputs=outputs, show=show, rankdir=rankdir, legend=legend, max_nodes=max_nodes
     )
     g.renderer = renderer
     return g

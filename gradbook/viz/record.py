@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import Tensor, autograd
-from .model import GraphModel, caller_names, caller_tensors, is_leaf_node, saved_state
+from .library import is_tensor, library_of, numpy_of, op_class
+from .model import GraphModel, is_leaf_node, node_names, saved_state, tensor_names
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def local_rule(node: Any, slot: int) -> str:
     """
     if is_leaf_node(node):
         return "grad += upstream"
-    texts = list(getattr(type(node), "rules", None) or ())
+    texts = list(getattr(op_class(node), "rules", None) or ())  # a torch node: gradbook's op of its name
     if not texts:  # a custom autograd.Function
         return f"{type(node).__name__}: backward()"
     return texts[slot] if slot < len(texts) else texts[-1]  # a variadic op (cat): one rule for each input
@@ -117,7 +117,7 @@ def local_rule(node: Any, slot: int) -> str:
 def _copy(value: Any) -> np.ndarray | None:
     if value is None:
         return None
-    return np.array(value.detach().numpy() if isinstance(value, Tensor) else value, copy=True)
+    return np.array(numpy_of(value) if is_tensor(value) else value, copy=True)
 
 
 def _grad_of(t: Any) -> Any:
@@ -125,16 +125,16 @@ def _grad_of(t: Any) -> Any:
     return t.grad if t.is_leaf or t.retains_grad else None
 
 
-def _snapshot(model: GraphModel, names: dict[int, str]) -> list[dict[str, Any]]:
+def _snapshot(model: GraphModel, names: dict[str, str], outputs: dict[str, Any]) -> list[dict[str, Any]]:
     nodes = []
     for n in model.nodes:
-        t = n.tensor
+        t = n.tensor if n.tensor is not None else outputs.get(n.key)
         nodes.append(
             {
                 "key": n.key,
                 "label": n.label,
                 "kind": n.kind,
-                "name": names.get(id(t)) if t is not None else None,
+                "name": names.get(n.key),
                 "inputs": list(n.inputs),
                 "rules": [local_rule(n.node, i) if n.node is not None else "" for i in range(len(n.inputs))],
                 "is_root": n.is_root,
@@ -226,18 +226,23 @@ class _Recorder:
 
 
 def record_backward(
-    y: Tensor | Sequence[Tensor],
-    gradient: Tensor | None = None,
+    y: Any,
+    gradient: Any = None,
     retain_graph: bool | None = None,
     create_graph: bool = False,
     inputs: Any = None,
-    names: dict[str, Tensor] | None = None,
+    names: dict[str, Any] | None = None,
+    stacklevel: int = 1,
 ) -> BackwardRecording:
     """Run ``y.backward(gradient, retain_graph, create_graph, inputs)`` and record it.
 
     If backward raises, the same exception propagates, with the recording (its ``error`` says
-    which node refused) attached as ``exception.recording``. Leaves are named after the
-    caller's variables; ``names={"w": w}`` adds or overrides names.
+    which node refused) attached as ``exception.recording``. Tensors are named as ``draw()``
+    names them (see ``gradbook.viz.model.tensor_names``): ``names={"w": w}`` first, then the
+    caller's variables (``stacklevel=2`` looks one caller further up, 0 nowhere).
+
+    ``y`` may be a torch tensor: the recording is then made through torch's own node hooks,
+    with the rule texts of gradbook's op of the same name.
 
     >>> import gradbook as torch
     >>> from gradbook.viz import record_backward
@@ -251,12 +256,12 @@ def record_backward(
     >>> rec.leaf_grads()["x"]
     (None, array(4., dtype=float32))
     """
-    outputs = [y] if isinstance(y, Tensor) else list(y)
-    known = caller_names(2)
-    known.update({id(t): name for name, t in (names or {}).items()})
-    model = GraphModel.from_roots(*outputs, tensors=[*caller_tensors(2).values(), *(names or {}).values()])
+    outputs = [y] if is_tensor(y) else list(y)
+    autograd = library_of(outputs, "record_backward").autograd
+    known = tensor_names(names, stacklevel + 1 if stacklevel > 0 else 0, "record_backward")
+    model = GraphModel.from_roots(*outputs, tensors=known.values())
     recording = BackwardRecording(
-        nodes=_snapshot(model, known),
+        nodes=_snapshot(model, *node_names(model, known)),
         roots=list(model.roots),
         retain_graph=create_graph if retain_graph is None else bool(retain_graph),
         create_graph=create_graph,

@@ -10,7 +10,7 @@ import ipywidgets as w
 from .. import Tensor, draw
 from ..viz import BackwardRecording, animate, record_backward
 from ..viz.animate import COLOURS, short_value
-from ..viz.model import caller_tensors
+from ..viz.model import tensor_names
 from ._common import GRAPH_HEIGHT, SIDE_WIDTH, FramePlayer, StaticFallback, drawing_svg, error_html, svg_box
 
 # graphs this big are drawn once, collapsed (gradbook.draw's summary view), instead of animated
@@ -135,9 +135,9 @@ class BackwardPlayer(StaticFallback, w.VBox):
         if isinstance(y_or_recording, BackwardRecording):
             recording = y_or_recording
         else:
-            names = caller_tensors(2)
+            names = tensor_names(None, 2)  # the caller's variables, named by draw()'s rule
             try:
-                recording = record_backward(y_or_recording, gradient, retain_graph, names=names)
+                recording = record_backward(y_or_recording, gradient, retain_graph, names=names, stacklevel=0)
             except Exception as error:
                 recording = getattr(error, "recording", None)
                 if recording is None:
