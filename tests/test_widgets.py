@@ -264,3 +264,20 @@ def test_a_saved_notebook_shows_the_widgets_without_a_kernel(tmp_path):
     assert {"StackModel", "PlayModel", "LinkModel"} <= models
     frames = [m for m in state.values() if m["model_name"] == "HTMLModel" and "gradbook-graph" in m["state"]["value"]]
     assert len(frames) >= 3  # the animation's frames travel with the notebook
+
+
+@pytest.mark.oracle
+def test_the_seed_lesson_runs_on_real_torch_the_same():
+    torch = pytest.importorskip("torch")
+    lab = AccumulationLab(lambda x: x * x, x=torch.tensor(2.0))
+    for _ in range(3):
+        lab.backward()
+        lab.new_graph()
+    lab.f = lambda x: 2 * x
+    lab.new_graph()
+    lab.backward()
+    assert [row["grad"] for row in lab.history] == [4.0, 8.0, 12.0, 14.0]
+    assert isinstance(lab.x.grad, torch.Tensor) and lab.x.grad.item() == 14.0
+    lab.backward()  # the graph of 2 * x was freed: torch's own error, shown in the lab
+    assert lab.error.startswith("Trying to backward through the graph a second time")
+    assert lab.x.grad.item() == 14.0
