@@ -77,7 +77,7 @@ def _op_table() -> dict[str, type]:
     classes = list(Node.__subclasses__())
     while classes:
         cls = classes.pop()
-        if vars(cls).get("rules"):
+        if getattr(cls, "rules", None):
             table.setdefault(cls.__name__, cls)
         classes.extend(cls.__subclasses__())
     return table

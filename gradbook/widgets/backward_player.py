@@ -50,12 +50,15 @@ def ledger_frames(recording: BackwardRecording) -> list[str]:
                 f"<code>{html.escape(short_value(step.upstream))}</code> = "
                 f"<code>{html.escape(short_value(step.grad_after))}</code></td></tr>"
             )
+        upstream = html.escape(short_value(step.upstream))
         for flow in step.edges:
-            value = "—" if flow.contribution is None else short_value(flow.contribution)
+            if flow.contribution is None:  # a constant, or an input that needs no gradient
+                sums = "no gradient sent"
+            else:
+                sums = f"<code>{upstream}</code> × local = <code>{html.escape(short_value(flow.contribution))}</code>"
             rows.append(
                 f"<tr><td {_TD}>→ {html.escape(_node_title(recording, flow.target))}</td>"
-                f"<td {_TD}><code>{html.escape(flow.rule)}</code><br>contribution "
-                f"<code>{html.escape(value)}</code></td></tr>"
+                f"<td {_TD}>local <code>{html.escape(flow.rule)}</code><br>{sums}</td></tr>"
             )
         for s in step.sums:
             rows.append(
