@@ -25,12 +25,12 @@ from .library import library_of, numpy_of
 from .model import GraphModel, GraphNode, node_names, tensor_names
 from .render import render
 
-__all__ = ["DEFAULT_SHOW", "ROLE_COLOURS", "GraphDrawing", "draw", "draw_model"]
+__all__ = ["DEFAULT_SHOW", "EDGE_COLOUR", "ROLE_COLOURS", "GraphDrawing", "draw", "draw_model", "grad_text"]
 
 DEFAULT_SHOW = ("names", "data", "grad", "shape", "saved")
 _SHOWABLE = frozenset(DEFAULT_SHOW)
 
-# fill colour and legend text of each role
+# fill colour and legend text of each role: draw(), the animation frames and the widgets use these
 ROLE_COLOURS = {
     "leaf": ("#c6dbef", "leaf that requires grad (AccumulateGrad)"),
     "output": ("#c7e9c0", "output: a tensor passed to draw()"),
@@ -40,7 +40,12 @@ ROLE_COLOURS = {
     "saved": ("#fdae6b", "saved tensors, kept for backward"),
     "freed": ("#bdbdbd", "freed: saved tensors released by backward()"),
     "hidden": ("#f7f7f7", "hidden nodes of a large graph"),
+    "running": ("#ffd54f", "running: the node this step of backward() runs"),
+    "flowed": ("#1e88e5", "a gradient sent along this edge (its value)"),
+    "refused": ("#ff8a80", "refused: the node a refused backward() stopped at"),
 }
+EDGE_COLOUR = "#000000"  # Graphviz's default, as draw() leaves it
+FRAME_ROLES = ("running", "flowed", "refused")  # the animation's own roles, in its legend only
 _FREED_TEXT = "#636363"
 _SUBTLE_TEXT = "#525252"
 
@@ -63,6 +68,9 @@ class GraphDrawing(graphviz.Digraph):
     """
 
     renderer: str | None = None
+    slots: dict[str, str]  # for the animation frames (draw_model(frames=True)), else empty
+    fills: dict[str, str]
+    edge_ids: dict[tuple[str, int], str]
 
     def svg(self) -> str:
         """This drawing as SVG text (no XML prolog), rendered once per DOT source and renderer."""
@@ -174,25 +182,40 @@ class _Label:
             inner = f'<FONT POINT-SIZE="8" COLOR="{_SUBTLE_TEXT}">{inner}</FONT>'
         self.rows.append(f'<TR><TD COLSPAN="2">{inner}</TD></TR>')
 
-    def row(self, name: str, value: str, mono: bool = True, colour: str | None = None) -> None:
+    def row(self, name: str, value: str, mono: bool = True, colour: str | None = None, slot: str | None = None) -> None:
+        """A ``name | value`` row; ``slot`` marks its cells for the animation frames (which
+        change their text and colour): IDs ``<slot>_name`` and ``<slot>_value``, and the text
+        ``⟦slot⟧`` in place of the value (``⟦slot_name⟧`` for the name, when it is a slot)."""
         bg = f' BGCOLOR="{colour}"' if colour else ""
+        ids = ("", "") if slot is None else tuple(f' ID="{slot}_{cell}" HREF="#"' for cell in ("name", "value"))
         self.rows.append(
-            f'<TR><TD ALIGN="RIGHT" VALIGN="TOP"{bg}><FONT COLOR="{_SUBTLE_TEXT}">{_esc(name)}</FONT></TD>'
-            f'<TD ALIGN="LEFT" BALIGN="LEFT"{bg}>{_lines(value, mono)}</TD></TR>'
+            f'<TR><TD ALIGN="RIGHT" VALIGN="TOP"{bg}{ids[0]}><FONT COLOR="{_SUBTLE_TEXT}">{_esc(name)}</FONT></TD>'
+            f'<TD ALIGN="LEFT" BALIGN="LEFT"{bg}{ids[1]}>{_lines(value, mono)}</TD></TR>'
         )
 
     def html(self) -> str:
         return f"<{_TABLE}{''.join(self.rows)}</TABLE>>"
 
 
-def _tensor_rows(label: _Label, t: Any, show: frozenset[str], grad: bool) -> None:
+def grad_text(g: Any) -> str:
+    """A ``.grad`` as a node shows it: ``None``, or its value (see ``value_text``)."""
+    return "None" if g is None else value_text(np.asarray(g if isinstance(g, np.ndarray) else numpy_of(g)))[0]
+
+
+def _tensor_rows(
+    label: _Label, t: Any, show: frozenset[str], grad: bool, slots: dict[str, str] | None = None, key: str = ""
+) -> None:
     array = numpy_of(t)
     text, summarised = value_text(array)
     if "data" in show:
         label.row("data", text)
     if grad and "grad" in show:
-        g = t.grad if t.is_leaf or t.retains_grad else None
-        label.row("grad", "None" if g is None else value_text(numpy_of(g))[0])
+        g = grad_text(t.grad if t.is_leaf or t.retains_grad else None)
+        if slots is None:
+            label.row("grad", g)
+        else:  # the animation fills it in, step by step
+            slots[f"{key}_grad"] = g
+            label.row("grad", f"⟦{key}_grad⟧", slot=f"{key}_grad")
     if ("shape" in show and array.ndim > 0) or ("data" in show and summarised):
         label.row("shape", _shape_text(array), mono=False)
 
@@ -261,25 +284,36 @@ def _check_show(show: Iterable[str]) -> frozenset[str]:
     return chosen
 
 
-def _node_label(node: GraphNode, name: str | None, output: Any, show: frozenset[str]) -> _Label:
+def _node_label(
+    node: GraphNode, name: str | None, output: Any, show: frozenset[str], slots: dict[str, str] | None = None
+) -> _Label:
     label = _Label()
+    key = node.key
     if name is not None and "names" in show:
         label.title(name, bold=True)
     if node.kind == "leaf":
         label.title(node.label, small=True)
-        _tensor_rows(label, node.tensor, show, grad=True)
+        _tensor_rows(label, node.tensor, show, grad=True, slots=slots, key=key)
     elif node.kind == "tensor":
         label.title("Tensor (no grad_fn)", small=True)
-        _tensor_rows(label, node.tensor, show, grad=node.tensor.requires_grad)
+        _tensor_rows(label, node.tensor, show, grad=node.tensor.requires_grad, slots=slots, key=key)
     else:
         label.title(node.label, bold=name is None or "names" not in show)
         if output is not None:
-            _tensor_rows(label, output, show, grad=node.retains_grad)
+            _tensor_rows(label, output, show, grad=node.retains_grad, slots=slots, key=key)
         if node.saves and "saved" in show:
-            if node.freed:
-                label.row("freed", ", ".join(node.saves), mono=False, colour=ROLE_COLOURS["freed"][0])
-            else:
-                label.row("saved", ", ".join(node.saves), mono=False, colour=ROLE_COLOURS["saved"][0])
+            state = "freed" if node.freed else "saved"
+            if slots is None:
+                label.row(state, ", ".join(node.saves), mono=False, colour=ROLE_COLOURS[state][0])
+            else:  # backward frees them at a step of the animation
+                slots[f"{key}_saved_name"] = state
+                label.row(
+                    f"⟦{key}_saved_name⟧",
+                    ", ".join(node.saves),
+                    mono=False,
+                    colour=ROLE_COLOURS[state][0],
+                    slot=f"{key}_saved",
+                )
     return label
 
 
@@ -301,9 +335,11 @@ def _fill(roles: list[str]) -> str:
     return ROLE_COLOURS["op"][0]
 
 
-def _legend() -> str:
+def legend_label(frames: bool = False) -> str:
+    """The legend node's label: every role's colour and meaning (and the animation's, for frames)."""
     rows = ['<TR><TD COLSPAN="2"><B>legend</B></TD></TR>']
-    for role in ("leaf", "output", "retain_grad", "op", "constant", "saved", "freed"):
+    roles = ("leaf", "output", "retain_grad", "op", "constant", "saved", "freed")
+    for role in (*roles, *FRAME_ROLES) if frames else roles:
         colour, text = ROLE_COLOURS[role]
         rows.append(f'<TR><TD BGCOLOR="{colour}" WIDTH="18"> </TD><TD ALIGN="LEFT">{_esc(text)}</TD></TR>')
     note = "dashed border: a constant, or a node whose saved tensors were freed"
@@ -321,12 +357,20 @@ def draw_model(
     legend: bool = False,
     max_nodes: int = 500,
     edge_labels: Mapping[tuple[str, str, int], str] | None = None,
+    frames: bool = False,
 ) -> GraphDrawing:
     """The drawing of a ``GraphModel``: ``draw()`` without the name discovery.
 
     ``names`` maps node keys to the names shown; ``outputs`` maps op keys to their output tensor
     when it is known (to show its value); ``edge_labels`` maps ``(input key, consumer key, slot)``
     to a label replacing the argument name.
+
+    ``frames=True`` makes the template of the animation frames (``gradbook.viz.animate``): the
+    same picture, with what a step of backward changes marked as slots, ``⟦slot⟧`` in the source:
+    each ``.grad`` row, each "saved" row (backward frees them) and a second line under each edge's
+    label (the gradient sent along it). The drawing then has ``slots`` (each slot's text as
+    drawn now), ``fills`` (each node's fill colour) and ``edge_ids`` (``(consumer key, input
+    slot)`` to the edge's id).
 
     >>> import gradbook as torch
     >>> x = torch.tensor(3.0, requires_grad=True)
@@ -363,6 +407,9 @@ def draw_model(
     else:
         kept, groups = {n.key for n in model.nodes}, {}
 
+    slots: dict[str, str] | None = {} if frames else None
+    fills: dict[str, str] = {}
+    edge_ids: dict[tuple[str, int], str] = {}
     for node in model.nodes:
         if node.key not in kept:
             continue
@@ -376,7 +423,9 @@ def draw_model(
             attrs["fontcolor"] = _FREED_TEXT
         if node.is_root:
             attrs["penwidth"] = "2"
-        g.node(node.key, _node_label(node, names.get(node.key), output, chosen).html(), id=node.key, **attrs)
+        fills[node.key] = attrs["fillcolor"]
+        label = _node_label(node, names.get(node.key), output, chosen, slots)
+        g.node(node.key, label.html(), id=node.key, **attrs)
         for slot, value in node.constants():
             _constant(g, node, slot, value, names.get(f"{node.key}c{slot}"), chosen)
 
@@ -393,7 +442,12 @@ def draw_model(
                 text = edge_labels.get((src, node.key, slot))
                 if text is None and arg_names is not None and len(arg_names) > 1:
                     text = arg_names[slot]
-                g.edge(src, node.key, label=_esc(text) if text else None)
+                if slots is None:
+                    g.edge(src, node.key, label=_esc(text) if text else None)
+                else:  # a second line for the gradient that flows along it
+                    eid = edge_ids[(node.key, slot)] = f"e{len(edge_ids)}"
+                    slots[eid] = ""
+                    g.edge(src, node.key, label=(f"{_esc(text)}\\n" if text else "") + f"⟦{eid}⟧", id=eid)
             else:
                 a = src if src in kept else f"hidden{groups[src]}"
                 b = node.key if node.key in kept else f"hidden{groups[node.key]}"
@@ -416,7 +470,8 @@ def draw_model(
             ),
         )
     if legend:
-        g.node("legend", _legend(), shape="plain", style="", id="legend")
+        g.node("legend", legend_label(frames=slots is not None), shape="plain", style="", id="legend")
+    g.slots, g.fills, g.edge_ids = slots or {}, fills, edge_ids
     return g
 
 

@@ -51,7 +51,7 @@ class Step:
     upstream: np.ndarray  # the gradient the node received (after any hooks)
     edges: tuple[EdgeFlow, ...] = ()
     sums: tuple[FanIn, ...] = ()  # fan-in sums that this step's contributions caused
-    grad_before: np.ndarray | None = None  # for a leaf: .grad before it accumulated
+    grad_before: np.ndarray | None = None  # for a leaf (or a node that retains grad): .grad before
     grad_after: np.ndarray | None = None  # and after
     freed: tuple[str, ...] = ()  # saved values this step released (no retain_graph)
 
@@ -66,9 +66,21 @@ class RecordedError:
     name: str | None
 
 
+@dataclass(frozen=True)
+class Picture:
+    """``draw()``'s picture of the graph before the call, as the animation's template: its DOT
+    source with ``⟦slot⟧`` where a step changes a text (see ``draw_model(frames=True)``)."""
+
+    source: str
+    slots: dict[str, str]  # each slot's text before the call
+    fills: dict[str, str]  # each node's fill colour
+    edge_ids: dict[tuple[str, int], str]  # (consumer key, input slot) -> edge id
+
+
 @dataclass
 class BackwardRecording:
-    """One ``backward()`` call, as data. ``nodes`` is the graph as it was before the call."""
+    """One ``backward()`` call, as data. ``nodes`` is the graph as it was before the call, and
+    ``picture`` the drawing of it that the animation frames restyle."""
 
     nodes: list[dict[str, Any]]
     roots: list[str]
@@ -76,6 +88,7 @@ class BackwardRecording:
     error: RecordedError | None = None
     retain_graph: bool = False
     create_graph: bool = False
+    picture: Picture | None = None
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -149,6 +162,13 @@ def _snapshot(model: GraphModel, names: dict[str, str], outputs: dict[str, Any])
     return nodes
 
 
+def _picture(model: GraphModel, names: dict[str, str], outputs: dict[str, Any]) -> Picture:
+    from .draw import draw_model
+
+    g = draw_model(model, names=names, outputs=outputs, max_nodes=len(model.nodes) + 1, frames=True)
+    return Picture(source=g.source, slots=g.slots, fills=g.fills, edge_ids=g.edge_ids)
+
+
 class _Recorder:
     """Node hooks on every node of the graph (torch's ``register_prehook`` / ``register_hook``):
     each node's post-hook becomes a Step; fan-in sums are tracked from the contributions."""
@@ -161,6 +181,8 @@ class _Recorder:
         self.running: str | None = None  # the node whose pre-hook ran last, until its post-hook
         self.pending: dict[str, np.ndarray] = {}  # the gradient summed so far for each node
         self.handles: list[Any] = []
+        # a retained .grad is set before the node's pre-hook runs (torch's retains_grad hook): read it now
+        self.retained = {n.key: _copy(n.tensor.grad) for n in model.nodes if n.retains_grad}
         for n in model.nodes:
             if n.node is not None:
                 self.handles.append(n.node.register_prehook(lambda go, n=n: self._enter(n, go)))
@@ -202,8 +224,8 @@ class _Recorder:
                 upstream=self.upstream,
                 edges=tuple(edges),
                 sums=tuple(sums),
-                grad_before=self.before if leaf else None,
-                grad_after=_copy(n.tensor.grad) if leaf else None,
+                grad_before=self.before if leaf else self.retained.get(n.key),
+                grad_after=_copy(n.tensor.grad) if leaf or n.retains_grad else None,
             )
         )
         self.running = None
@@ -260,8 +282,10 @@ def record_backward(
     autograd = library_of(outputs, "record_backward").autograd
     known = tensor_names(names, stacklevel + 1 if stacklevel > 0 else 0, "record_backward")
     model = GraphModel.from_roots(*outputs, tensors=known.values())
+    names_by_key, outputs_by_key = node_names(model, known)
     recording = BackwardRecording(
-        nodes=_snapshot(model, *node_names(model, known)),
+        nodes=_snapshot(model, names_by_key, outputs_by_key),
+        picture=_picture(model, names_by_key, outputs_by_key),
         roots=list(model.roots),
         retain_graph=create_graph if retain_graph is None else bool(retain_graph),
         create_graph=create_graph,
