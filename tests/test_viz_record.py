@@ -143,3 +143,17 @@ def test_history_of_the_seed_calls_and_a_refused_one():
         (5, 18.0, 4.0),
     ]
     assert rows[-1]["call"] == 6 and rows[-1]["error"].startswith(FREED)
+
+
+def test_draw_and_record_backward_name_an_aliased_leaf_alike():
+    """The naming rule (gradbook.viz.model.tensor_names): names= first, then the caller's
+    variables, and of several variables holding one tensor, the one bound first."""
+    from gradbook.viz import draw
+
+    x = torch.tensor(2.0, requires_grad=True)
+    alias = x  # noqa: F841  (bound after x: x keeps its name)
+    y = x * x
+    assert "<B>x</B>" in draw(y).source and "alias" not in draw(y).source
+    rec = record_backward(y, retain_graph=True)
+    assert rec.node("n1")["name"] == "x" and rec.node("n0")["name"] == "y"
+    assert record_backward(y, names={"alias": x}).node("n1")["name"] == "alias"  # names= wins

@@ -1,9 +1,12 @@
-"""Frames that animate a recorded backward pass, all on one fixed layout.
+"""Frames that animate a recorded backward pass: ``draw()``'s picture, restyled step by step.
 
-The graph is laid out once, with every label at the widest text it will ever show; a frame only
-restyles that SVG: the running node is highlighted, edges that have carried a gradient show it,
-and each leaf shows its ``.grad`` as of that step. Node and edge positions are therefore identical
-in every frame, and nothing jumps while the animation plays.
+The recording holds the drawing of the graph as it was before the call (``draw_model(frames=True)``:
+the same DOT, with the texts a step changes marked as slots). It is laid out once, with every
+slot at the widest text it will ever show; a frame only restyles that SVG: the running node is
+filled in the "running" colour, each edge that carried a gradient is drawn in the "flowed" colour
+with that gradient under its label, each ``.grad`` row shows the value as of that step, and the
+saved tensors a step released turn "freed". Node and edge positions are identical in every frame,
+so nothing jumps while the animation plays, and the colours, labels and legend are draw()'s.
 """
 
 from __future__ import annotations
@@ -11,30 +14,20 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from html import escape
-from typing import Any
 
 import numpy as np
 
-from .draw import ROLE_COLOURS, value_text
+from .draw import EDGE_COLOUR, ROLE_COLOURS, grad_text, legend_label, value_text
 from .record import BackwardRecording
 
 SVG_NS = "http://www.w3.org/2000/svg"
 ET.register_namespace("", SVG_NS)
 ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
 
-# the drawing's colours for the roles (see draw.ROLE_COLOURS), and the animation's own states
-COLOURS = {
-    "leaf": ROLE_COLOURS["leaf"][0],
-    "op": ROLE_COLOURS["op"][0],
-    "root": ROLE_COLOURS["output"][0],
-    "retains": ROLE_COLOURS["retain_grad"][0],
-    "freed": ROLE_COLOURS["freed"][0],
-    "tensor": ROLE_COLOURS["constant"][0],
-    "running": "#ffd54f",  # the node this frame's step ran
-    "error": "#ff8a80",  # the node a refused backward stopped at
-    "edge": "#9e9e9e",
-    "flowed": "#1e88e5",  # an edge that has carried a gradient
-}
+# one vocabulary with the drawing: each role's colour (draw.ROLE_COLOURS), and the default edge
+COLOURS = {role: colour for role, (colour, _) in ROLE_COLOURS.items()} | {"edge": EDGE_COLOUR}
+_FLOWED_WIDTH = "2"
+_SLOT = re.compile("⟦([^⟧]+)⟧")
 
 
 def short_value(value: np.ndarray | None) -> str:
@@ -58,8 +51,9 @@ def short_value(value: np.ndarray | None) -> str:
 class Animation:
     """The frames of one recorded backward pass.
 
-    Frame 0 is the graph before the pass; frame k shows it after step k (the node that ran is
-    highlighted); a refused pass ends with a frame showing the node that refused.
+    Frame 0 is the graph before the pass, as ``draw()`` shows it; frame k shows it after step k
+    (the node that ran is highlighted); a refused pass ends with a frame showing the node that
+    refused. ``legend=True`` adds draw()'s legend, with the animation's own roles.
 
     >>> import gradbook as torch
     >>> from gradbook.viz import record_backward, animate
@@ -69,24 +63,27 @@ class Animation:
     3
     """
 
-    def __init__(self, recording: BackwardRecording, renderer: str | None = None) -> None:
+    def __init__(self, recording: BackwardRecording, renderer: str | None = None, legend: bool = False) -> None:
+        if recording.picture is None:
+            raise ValueError("animate() needs a recording made by record_backward() (it holds the picture)")
         self.recording = recording
         self._states = _states(recording)
-        texts = {
-            slot: max((s[slot] for s in self._states), key=len) for slot in self._states[0] if slot.endswith(".text")
-        }
-        svg = _layout_svg(recording, texts, renderer)
-        self._chunks, self._slots = _template(svg, self._states[0])
+        widest = _widest(self._states)
+        for state in self._states:  # an edge nothing flows along keeps draw()'s label alone
+            for slot in [s for s, text in widest.items() if not text]:
+                state.pop(slot)
+        svg = _layout_svg(recording, widest, renderer, legend)
+        self._chunks, self._slots = _template(svg, _line_slots(self._states[0]))
 
     def __len__(self) -> int:
         return len(self._states)
 
     def frame_svg(self, i: int) -> str:
         """Frame ``i`` as an SVG document (no XML prolog, ready to embed in HTML)."""
-        state = self._states[i]
+        state = _line_slots(self._states[i])
         parts = [self._chunks[0]]
         for slot, chunk in zip(self._slots, self._chunks[1:]):
-            parts.append(escape(state[slot], quote=True))
+            parts.append(escape(state.get(slot, ""), quote=True))
             parts.append(chunk)
         return "".join(parts)
 
@@ -98,107 +95,123 @@ class Animation:
         return f"Animation({len(self)} frames, {len(self.recording.nodes)} nodes)"
 
 
-def animate(recording: BackwardRecording, renderer: str | None = None) -> Animation:
+def animate(recording: BackwardRecording, renderer: str | None = None, legend: bool = False) -> Animation:
     """The frames of a recorded backward pass (see :class:`Animation`)."""
-    return Animation(recording, renderer)
-
-
-def _role(node: dict[str, Any]) -> str:
-    if node["kind"] in ("leaf", "tensor"):
-        return node["kind"]
-    if node["freed"]:
-        return "freed"
-    if node["is_root"]:
-        return "root"
-    return "retains" if node["retains_grad"] else "op"
-
-
-def _edges(recording: BackwardRecording) -> list[tuple[str, str, str, int]]:
-    """(edge id, input key, consumer key, slot) in a fixed order."""
-    edges = []
-    for node in recording.nodes:
-        for src, slot in node["inputs"]:
-            if src is not None:
-                edges.append((f"e{len(edges)}", src, node["key"], slot))
-    return edges
+    return Animation(recording, renderer, legend)
 
 
 def _states(recording: BackwardRecording) -> list[dict[str, str]]:
-    """For every frame, the value of every slot."""
-    edges = _edges(recording)
-    edge_of = {(consumer, slot): eid for eid, _, consumer, slot in edges}
-    state: dict[str, str] = {}
-    for node in recording.nodes:
-        key = node["key"]
-        state[f"{key}.fill"] = COLOURS[_role(node)]
-        state[f"{key}.text"] = f"grad {short_value(node['grad'])}" if node["kind"] == "leaf" else " "
-    for eid, *_ in edges:
+    """For every frame, the value of every slot: ``key.fill``, ``eid.stroke``, ``eid.width``,
+    ``key_saved.bg`` (colours), and the texts ``key_grad``, ``key_saved_name``, ``eid``."""
+    picture = recording.picture
+    assert picture is not None
+    state: dict[str, str] = dict(picture.slots)
+    for key, fill in picture.fills.items():
+        state[f"{key}.fill"] = fill
+    for slot, text in picture.slots.items():
+        if slot.endswith("_saved_name"):
+            state[f"{slot[: -len('_name')]}.bg"] = COLOURS[text]
+    for eid in picture.edge_ids.values():
         state[f"{eid}.stroke"] = COLOURS["edge"]
-        state[f"{eid}.text"] = " "
+        state[f"{eid}.width"] = "1"
     frames = [dict(state)]
+    previous: str | None = None
     for step in recording.steps:
-        previous = step.index and recording.steps[step.index - 1].key
-        if previous:
-            state[f"{previous}.fill"] = COLOURS[_role(recording.node(previous))]
+        if previous is not None:
+            state[f"{previous}.fill"] = picture.fills[previous]
         state[f"{step.key}.fill"] = COLOURS["running"]
-        if step.kind == "leaf":
-            state[f"{step.key}.text"] = f"grad {short_value(step.grad_after)}"
-        else:
-            state[f"{step.key}.text"] = f"in {short_value(step.upstream)}"
+        previous = step.key
+        if f"{step.key}_grad" in state and (step.kind == "leaf" or step.grad_after is not None):
+            state[f"{step.key}_grad"] = grad_text(step.grad_after)
         for flow in step.edges:
-            eid = edge_of.get((step.key, flow.slot))
+            eid = picture.edge_ids.get((step.key, flow.slot))
             if eid is not None and flow.contribution is not None:
+                state[eid] = short_value(flow.contribution)
                 state[f"{eid}.stroke"] = COLOURS["flowed"]
-                state[f"{eid}.text"] = short_value(flow.contribution)
+                state[f"{eid}.width"] = _FLOWED_WIDTH
+        if step.freed and f"{step.key}_saved_name" in state:
+            state[f"{step.key}_saved_name"] = "freed"
+            state[f"{step.key}_saved.bg"] = COLOURS["freed"]
         frames.append(dict(state))
     if recording.error is not None and recording.error.key is not None:
-        if recording.steps:
-            last = recording.steps[-1].key
-            state[f"{last}.fill"] = COLOURS[_role(recording.node(last))]
-        state[f"{recording.error.key}.fill"] = COLOURS["error"]
-        state[f"{recording.error.key}.text"] = "refused"
+        if previous is not None:
+            state[f"{previous}.fill"] = picture.fills[previous]
+        state[f"{recording.error.key}.fill"] = COLOURS["refused"]
         frames.append(dict(state))
     return frames
 
 
-def _dot_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def _is_text(slot: str) -> bool:
+    return "." not in slot
 
 
-def _layout_svg(recording: BackwardRecording, texts: dict[str, str], renderer: str | None) -> str:
-    """Lay the graph out once, with each changing line at its widest text, and render it."""
-    import graphviz
+def _widest(states: list[dict[str, str]]) -> dict[str, str]:
+    """Each text slot at its widest: line by line, the longest line any frame shows there."""
+    widest = {}
+    for slot in (s for s in states[0] if _is_text(s)):
+        lines: list[str] = []
+        for state in states:
+            for i, line in enumerate(state[slot].split("\n")):
+                if i == len(lines):
+                    lines.append(line)
+                elif len(line) > len(lines[i]):
+                    lines[i] = line
+        widest[slot] = "\n".join(lines)
+    return widest
 
+
+def _line_slots(state: dict[str, str]) -> dict[str, str]:
+    """A state with each text slot split into its lines (``slot#0``, ``slot#1`` ...)."""
+    out = {}
+    for slot, value in state.items():
+        if _is_text(slot):
+            for i, line in enumerate(value.split("\n")):
+                out[f"{slot}#{i}"] = line
+        else:
+            out[slot] = value
+    return out
+
+
+def _layout_svg(recording: BackwardRecording, widest: dict[str, str], renderer: str | None, legend: bool) -> str:
+    """Lay the picture out once, each slot at its widest text, and render it."""
     from .render import render
 
-    dot = graphviz.Digraph(
-        "backward", graph_attr={"rankdir": "BT"}, node_attr={"fontname": "Helvetica", "fontsize": "11"}
-    )
-    for node in recording.nodes:
-        key = node["key"]
-        title = node["label"] if node["kind"] != "leaf" else "AccumulateGrad"
-        name = node["name"]
-        first = f"{name} = {short_value(node['data'])}" if name and node["kind"] != "op" else title
-        second = title if first != title else (f"{name} = {short_value(node['data'])}" if name else " ")
-        label = "\\n".join(_dot_string(t)[1:-1] for t in (first, second, texts[f"{key}.text"]))
-        shape = "ellipse" if node["kind"] == "leaf" else "box"
-        dot.node(
-            key,
-            label=label,
-            id=key,
-            shape=shape,
-            style="filled,rounded" if shape == "box" else "filled",
-            fillcolor=COLOURS[_role(node)],
-        )
-    for eid, src, consumer, _slot in _edges(recording):
-        dot.edge(src, consumer, id=eid, label=texts[f"{eid}.text"], color=COLOURS["edge"], fontsize="10")
-    svg = render(dot, format="svg", renderer=renderer)
+    def fill(match: re.Match) -> str:
+        slot = match[1]
+        text = widest.get(slot, "")
+        if slot.startswith("e"):  # an edge label: a DOT string
+            return text.replace("\\", "\\\\").replace('"', '\\"')
+        return '<BR ALIGN="LEFT"/>'.join(escape(line, quote=False) for line in text.split("\n"))
+
+    source = recording.picture.source
+    source = re.sub(r"\\n⟦(e\d+)⟧", lambda m: "\\n" + fill(m) if widest.get(m[1]) else "", source)
+    source = _SLOT.sub(fill, source)
+    if legend:
+        end = source.rstrip().rfind("}")
+        source = source[:end] + f'\tlegend [label={legend_label(frames=True)} id=legend shape=plain style=""]\n}}\n'
+    svg = render(source, format="svg", renderer=renderer)
     return svg.decode() if isinstance(svg, bytes) else svg
+
+
+def _unwrap_links(root: ET.Element) -> None:
+    """Graphviz wraps a table cell that has an ID in a link (``<a>``): keep what is inside."""
+    for parent in root.iter():
+        children = list(parent)
+        if not any(c.tag == f"{{{SVG_NS}}}a" for c in children):
+            continue
+        for child in children:
+            parent.remove(child)
+        for child in children:
+            if child.tag == f"{{{SVG_NS}}}a":
+                parent.extend(list(child))
+            else:
+                parent.append(child)
 
 
 def _template(svg: str, first: dict[str, str]) -> tuple[list[str], list[str]]:
     """Split the laid-out SVG into fixed chunks around the slots that change per frame."""
     root = ET.fromstring(svg)
+    _unwrap_links(root)
     tokens: dict[str, str] = {}
 
     def mark(slot: str) -> str:
@@ -206,25 +219,39 @@ def _template(svg: str, first: dict[str, str]) -> tuple[list[str], list[str]]:
         tokens[token] = slot
         return token
 
+    def tag(e: ET.Element) -> str:
+        return e.tag.split("}")[1]
+
+    def mark_lines(elements: list[ET.Element], slot: str) -> None:
+        for i, e in enumerate(elements):
+            if f"{slot}#{i}" in first:
+                e.text = mark(f"{slot}#{i}")
+
     for group in root.iter(f"{{{SVG_NS}}}g"):
-        gid, cls = group.get("id"), group.get("class")
+        gid, cls = group.get("id") or "", (group.get("class") or "").partition(" ")[0]  # draw adds its roles
+        texts = [e for e in group if tag(e) == "text"]
         if cls == "node" and f"{gid}.fill" in first:
-            shape = next(e for e in group if e.tag.split("}")[1] in ("polygon", "ellipse", "path"))
+            shape = next(e for e in group if tag(e) in ("polygon", "ellipse", "path"))
             shape.set("fill", mark(f"{gid}.fill"))
-            texts = [e for e in group if e.tag.endswith("text")]
-            if len(texts) >= 3:
-                texts[2].text = mark(f"{gid}.text")
         elif cls == "edge" and f"{gid}.stroke" in first:
             for e in group:
-                tag = e.tag.split("}")[1]
-                if tag == "path":
+                if tag(e) == "path":
                     e.set("stroke", mark(f"{gid}.stroke"))
-                elif tag == "polygon":
-                    token = mark(f"{gid}.stroke")
-                    e.set("fill", token)
+                    e.set("stroke-width", mark(f"{gid}.width"))
+                elif tag(e) == "polygon":
+                    e.set("fill", mark(f"{gid}.stroke"))
                     e.set("stroke", mark(f"{gid}.stroke"))
-                elif tag == "text":
-                    e.text = mark(f"{gid}.text")
+            if f"{gid}#0" in first and texts:
+                texts[-1].text = mark(f"{gid}#0")
+        elif gid.startswith("a_") and gid.endswith("_grad_value"):
+            mark_lines(texts, gid[2 : -len("_value")])
+        elif gid.startswith("a_") and gid.endswith(("_saved_name", "_saved_value")):
+            key = gid[2:].rsplit("_", 1)[0]  # n0_saved
+            for e in group:
+                if tag(e) == "polygon":
+                    e.set("fill", mark(f"{key}.bg"))
+            if gid.endswith("_name"):
+                mark_lines(texts, gid[2:])
     text = ET.tostring(root, encoding="unicode")
     pieces = re.split("(\x00\\d+\x00)", text)
     return pieces[0::2], [tokens[p] for p in pieces[1::2]]

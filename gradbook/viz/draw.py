@@ -20,16 +20,17 @@ from typing import Any
 import graphviz
 import numpy as np
 
-from .. import Tensor, from_numpy
-from .model import GraphModel, GraphNode, caller_tensors
+from .. import from_numpy
+from .library import library_of, numpy_of
+from .model import GraphModel, GraphNode, node_names, tensor_names
 from .render import render
 
-__all__ = ["DEFAULT_SHOW", "ROLE_COLOURS", "GraphDrawing", "draw", "draw_model"]
+__all__ = ["DEFAULT_SHOW", "EDGE_COLOUR", "ROLE_COLOURS", "GraphDrawing", "draw", "draw_model", "grad_text"]
 
 DEFAULT_SHOW = ("names", "data", "grad", "shape", "saved")
 _SHOWABLE = frozenset(DEFAULT_SHOW)
 
-# fill colour and legend text of each role
+# fill colour and legend text of each role: draw(), the animation frames and the widgets use these
 ROLE_COLOURS = {
     "leaf": ("#c6dbef", "leaf that requires grad (AccumulateGrad)"),
     "output": ("#c7e9c0", "output: a tensor passed to draw()"),
@@ -39,7 +40,12 @@ ROLE_COLOURS = {
     "saved": ("#fdae6b", "saved tensors, kept for backward"),
     "freed": ("#bdbdbd", "freed: saved tensors released by backward()"),
     "hidden": ("#f7f7f7", "hidden nodes of a large graph"),
+    "running": ("#ffd54f", "running: the node this step of backward() runs"),
+    "flowed": ("#1e88e5", "a gradient sent along this edge (its value)"),
+    "refused": ("#ff8a80", "refused: the node a refused backward() stopped at"),
 }
+EDGE_COLOUR = "#000000"  # Graphviz's default, as draw() leaves it
+FRAME_ROLES = ("running", "flowed", "refused")  # the animation's own roles, in its legend only
 _FREED_TEXT = "#636363"
 _SUBTLE_TEXT = "#525252"
 
@@ -62,6 +68,9 @@ class GraphDrawing(graphviz.Digraph):
     """
 
     renderer: str | None = None
+    slots: dict[str, str]  # for the animation frames (draw_model(frames=True)), else empty
+    fills: dict[str, str]
+    edge_ids: dict[tuple[str, int], str]
 
     def svg(self) -> str:
         """This drawing as SVG text (no XML prolog), rendered once per DOT source and renderer."""
@@ -173,49 +182,42 @@ class _Label:
             inner = f'<FONT POINT-SIZE="8" COLOR="{_SUBTLE_TEXT}">{inner}</FONT>'
         self.rows.append(f'<TR><TD COLSPAN="2">{inner}</TD></TR>')
 
-    def row(self, name: str, value: str, mono: bool = True, colour: str | None = None) -> None:
+    def row(self, name: str, value: str, mono: bool = True, colour: str | None = None, slot: str | None = None) -> None:
+        """A ``name | value`` row; ``slot`` marks its cells for the animation frames (which
+        change their text and colour): IDs ``<slot>_name`` and ``<slot>_value``, and the text
+        ``⟦slot⟧`` in place of the value (``⟦slot_name⟧`` for the name, when it is a slot)."""
         bg = f' BGCOLOR="{colour}"' if colour else ""
+        ids = ("", "") if slot is None else tuple(f' ID="{slot}_{cell}" HREF="#"' for cell in ("name", "value"))
         self.rows.append(
-            f'<TR><TD ALIGN="RIGHT" VALIGN="TOP"{bg}><FONT COLOR="{_SUBTLE_TEXT}">{_esc(name)}</FONT></TD>'
-            f'<TD ALIGN="LEFT" BALIGN="LEFT"{bg}>{_lines(value, mono)}</TD></TR>'
+            f'<TR><TD ALIGN="RIGHT" VALIGN="TOP"{bg}{ids[0]}><FONT COLOR="{_SUBTLE_TEXT}">{_esc(name)}</FONT></TD>'
+            f'<TD ALIGN="LEFT" BALIGN="LEFT"{bg}{ids[1]}>{_lines(value, mono)}</TD></TR>'
         )
 
     def html(self) -> str:
         return f"<{_TABLE}{''.join(self.rows)}</TABLE>>"
 
 
-def values(t: Any) -> np.ndarray:
-    """A tensor's values as a NumPy array (shared memory), through the public API."""
-    return t.detach().numpy()
+def grad_text(g: Any) -> str:
+    """A ``.grad`` as a node shows it: ``None``, or its value (see ``value_text``)."""
+    return "None" if g is None else value_text(np.asarray(g if isinstance(g, np.ndarray) else numpy_of(g)))[0]
 
 
-def _tensor_rows(label: _Label, t: Tensor, show: frozenset[str], grad: bool) -> None:
-    array = values(t)
+def _tensor_rows(
+    label: _Label, t: Any, show: frozenset[str], grad: bool, slots: dict[str, str] | None = None, key: str = ""
+) -> None:
+    array = numpy_of(t)
     text, summarised = value_text(array)
     if "data" in show:
         label.row("data", text)
     if grad and "grad" in show:
-        g = t.grad if t.is_leaf or t.retains_grad else None
-        label.row("grad", "None" if g is None else value_text(values(g))[0])
+        g = grad_text(t.grad if t.is_leaf or t.retains_grad else None)
+        if slots is None:
+            label.row("grad", g)
+        else:  # the animation fills it in, step by step
+            slots[f"{key}_grad"] = g
+            label.row("grad", f"⟦{key}_grad⟧", slot=f"{key}_grad")
     if ("shape" in show and array.ndim > 0) or ("data" in show and summarised):
         label.row("shape", _shape_text(array), mono=False)
-
-
-def _saved_value(node: Any, name: str) -> Tensor | None:
-    """A saved value while it is readable (not freed, not changed in place since)."""
-    try:
-        value = getattr(node, f"_saved_{name}")
-    except (RuntimeError, AttributeError):
-        return None
-    return value if isinstance(value, Tensor) else None
-
-
-def _input_names(node: Any) -> tuple[str, ...] | None:
-    """torch's argument names for the node's inputs (``self``, ``other``), when they line up."""
-    names = getattr(type(node), "inputs", None)  # gradbook's ops name them (torch's nodes do not)
-    if names is None or len(names) != len(node.next_functions):
-        return None
-    return tuple(names)
 
 
 # ---------------------------------------------------------------- collapsing large graphs
@@ -282,25 +284,36 @@ def _check_show(show: Iterable[str]) -> frozenset[str]:
     return chosen
 
 
-def _node_label(node: GraphNode, name: str | None, output: Tensor | None, show: frozenset[str]) -> _Label:
+def _node_label(
+    node: GraphNode, name: str | None, output: Any, show: frozenset[str], slots: dict[str, str] | None = None
+) -> _Label:
     label = _Label()
+    key = node.key
     if name is not None and "names" in show:
         label.title(name, bold=True)
     if node.kind == "leaf":
         label.title(node.label, small=True)
-        _tensor_rows(label, node.tensor, show, grad=True)
+        _tensor_rows(label, node.tensor, show, grad=True, slots=slots, key=key)
     elif node.kind == "tensor":
         label.title("Tensor (no grad_fn)", small=True)
-        _tensor_rows(label, node.tensor, show, grad=node.tensor.requires_grad)
+        _tensor_rows(label, node.tensor, show, grad=node.tensor.requires_grad, slots=slots, key=key)
     else:
         label.title(node.label, bold=name is None or "names" not in show)
         if output is not None:
-            _tensor_rows(label, output, show, grad=node.retains_grad)
+            _tensor_rows(label, output, show, grad=node.retains_grad, slots=slots, key=key)
         if node.saves and "saved" in show:
-            if node.freed:
-                label.row("freed", ", ".join(node.saves), mono=False, colour=ROLE_COLOURS["freed"][0])
-            else:
-                label.row("saved", ", ".join(node.saves), mono=False, colour=ROLE_COLOURS["saved"][0])
+            state = "freed" if node.freed else "saved"
+            if slots is None:
+                label.row(state, ", ".join(node.saves), mono=False, colour=ROLE_COLOURS[state][0])
+            else:  # backward frees them at a step of the animation
+                slots[f"{key}_saved_name"] = state
+                label.row(
+                    f"⟦{key}_saved_name⟧",
+                    ", ".join(node.saves),
+                    mono=False,
+                    colour=ROLE_COLOURS[state][0],
+                    slot=f"{key}_saved",
+                )
     return label
 
 
@@ -322,9 +335,11 @@ def _fill(roles: list[str]) -> str:
     return ROLE_COLOURS["op"][0]
 
 
-def _legend() -> str:
+def legend_label(frames: bool = False) -> str:
+    """The legend node's label: every role's colour and meaning (and the animation's, for frames)."""
     rows = ['<TR><TD COLSPAN="2"><B>legend</B></TD></TR>']
-    for role in ("leaf", "output", "retain_grad", "op", "constant", "saved", "freed"):
+    roles = ("leaf", "output", "retain_grad", "op", "constant", "saved", "freed")
+    for role in (*roles, *FRAME_ROLES) if frames else roles:
         colour, text = ROLE_COLOURS[role]
         rows.append(f'<TR><TD BGCOLOR="{colour}" WIDTH="18"> </TD><TD ALIGN="LEFT">{_esc(text)}</TD></TR>')
     note = "dashed border: a constant, or a node whose saved tensors were freed"
@@ -336,18 +351,26 @@ def _legend() -> str:
 def draw_model(
     model: GraphModel,
     names: Mapping[str, str] | None = None,
-    outputs: Mapping[str, Tensor] | None = None,
+    outputs: Mapping[str, Any] | None = None,
     show: Iterable[str] = DEFAULT_SHOW,
     rankdir: str = "BT",
     legend: bool = False,
     max_nodes: int = 500,
     edge_labels: Mapping[tuple[str, str, int], str] | None = None,
+    frames: bool = False,
 ) -> GraphDrawing:
     """The drawing of a ``GraphModel``: ``draw()`` without the name discovery.
 
     ``names`` maps node keys to the names shown; ``outputs`` maps op keys to their output tensor
     when it is known (to show its value); ``edge_labels`` maps ``(input key, consumer key, slot)``
     to a label replacing the argument name.
+
+    ``frames=True`` makes the template of the animation frames (``gradbook.viz.animate``): the
+    same picture, with what a step of backward changes marked as slots, ``⟦slot⟧`` in the source:
+    each ``.grad`` row, each "saved" row (backward frees them) and a second line under each edge's
+    label (the gradient sent along it). The drawing then has ``slots`` (each slot's text as
+    drawn now), ``fills`` (each node's fill colour) and ``edge_ids`` (``(consumer key, input
+    slot)`` to the edge's id).
 
     >>> import gradbook as torch
     >>> x = torch.tensor(3.0, requires_grad=True)
@@ -384,12 +407,15 @@ def draw_model(
     else:
         kept, groups = {n.key for n in model.nodes}, {}
 
+    slots: dict[str, str] | None = {} if frames else None
+    fills: dict[str, str] = {}
+    edge_ids: dict[tuple[str, int], str] = {}
     for node in model.nodes:
         if node.key not in kept:
             continue
         output = node.tensor if node.kind == "op" and node.tensor is not None else outputs.get(node.key)
         if output is None and node.kind == "op" and "result" in node.saves:
-            output = _saved_value(node.node, "result")
+            output = node.saved_value("result")
         roles = _roles(node)
         style = "rounded,filled,dashed" if node.freed else "rounded,filled"
         attrs = {"fillcolor": _fill(roles), "style": style, "class": " ".join([*roles, node.label])}
@@ -397,8 +423,10 @@ def draw_model(
             attrs["fontcolor"] = _FREED_TEXT
         if node.is_root:
             attrs["penwidth"] = "2"
-        g.node(node.key, _node_label(node, names.get(node.key), output, chosen).html(), id=node.key, **attrs)
-        for slot, value in _constants(node):
+        fills[node.key] = attrs["fillcolor"]
+        label = _node_label(node, names.get(node.key), output, chosen, slots)
+        g.node(node.key, label.html(), id=node.key, **attrs)
+        for slot, value in node.constants():
             _constant(g, node, slot, value, names.get(f"{node.key}c{slot}"), chosen)
 
     if groups:
@@ -406,7 +434,7 @@ def draw_model(
 
     hidden_edges: Counter[tuple[str, str]] = Counter()
     for node in model.nodes:
-        arg_names = _input_names(node.node)
+        arg_names = node.arg_names
         for src, slot in node.inputs:
             if src is None:
                 continue
@@ -414,7 +442,12 @@ def draw_model(
                 text = edge_labels.get((src, node.key, slot))
                 if text is None and arg_names is not None and len(arg_names) > 1:
                     text = arg_names[slot]
-                g.edge(src, node.key, label=_esc(text) if text else None)
+                if slots is None:
+                    g.edge(src, node.key, label=_esc(text) if text else None)
+                else:  # a second line for the gradient that flows along it
+                    eid = edge_ids[(node.key, slot)] = f"e{len(edge_ids)}"
+                    slots[eid] = ""
+                    g.edge(src, node.key, label=(f"{_esc(text)}\\n" if text else "") + f"⟦{eid}⟧", id=eid)
             else:
                 a = src if src in kept else f"hidden{groups[src]}"
                 b = node.key if node.key in kept else f"hidden{groups[node.key]}"
@@ -437,26 +470,12 @@ def draw_model(
             ),
         )
     if legend:
-        g.node("legend", _legend(), shape="plain", style="", id="legend")
+        g.node("legend", legend_label(frames=slots is not None), shape="plain", style="", id="legend")
+    g.slots, g.fills, g.edge_ids = slots or {}, fills, edge_ids
     return g
 
 
-def _constants(node: GraphNode) -> list[tuple[int, Tensor | None]]:
-    """The node's constant inputs: (slot, value), the value when the node saved it (``2 * x``
-    saves the 2 as ``_saved_other``) and it is still readable, else None."""
-    found = []
-    arg_names = None
-    for src, slot in node.inputs:
-        if src is None:
-            arg_names = arg_names or _input_names(node.node) or ()
-            saved = slot < len(arg_names) and arg_names[slot] in node.saves
-            found.append((slot, _saved_value(node.node, arg_names[slot]) if saved else None))
-    return found
-
-
-def _constant(
-    g: GraphDrawing, node: GraphNode, slot: int, value: Tensor | None, name: str | None, show: frozenset[str]
-) -> None:
+def _constant(g: GraphDrawing, node: GraphNode, slot: int, value: Any, name: str | None, show: frozenset[str]) -> None:
     """A constant input, with its value when it is known."""
     key = f"{node.key}c{slot}"
     label = _Label()
@@ -464,12 +483,12 @@ def _constant(
         label.title(name, bold=True)
     label.title("constant", small=value is not None or (name is not None and "names" in show))
     if value is not None and "data" in show:
-        label.row("data", value_text(values(value))[0])
+        label.row("data", value_text(numpy_of(value))[0])
         if "shape" in show and value.ndim > 0:
-            label.row("shape", _shape_text(values(value)), mono=False)
+            label.row("shape", _shape_text(numpy_of(value)), mono=False)
     colour = ROLE_COLOURS["constant"][0]
     g.node(key, label.html(), id=key, fillcolor=colour, style="rounded,filled,dashed", **{"class": "constant"})
-    arg_names = _input_names(node.node)
+    arg_names = node.arg_names
     text = arg_names[slot] if arg_names is not None and len(arg_names) > 1 else None
     g.edge(key, node.key, label=text, style="dashed")
 
@@ -492,54 +511,8 @@ def _draw_groups(g: GraphDrawing, model: GraphModel, groups: Mapping[str, int]) 
         g.node(key, label.html(), id=key, shape="box3d", style="filled,dashed", fillcolor=colour, **{"class": "hidden"})
 
 
-def _names_for(model: GraphModel, sources: list[Mapping[str, Tensor]]) -> tuple[dict[str, str], dict[str, Tensor]]:
-    """Node key -> name, and op key -> its output tensor, from ``{name: tensor}`` sources in
-    order of precedence. A leaf is matched by identity; an op also by its output's grad_fn."""
-    by_id: dict[int, str] = {}
-    by_fn: dict[int, tuple[str, Tensor]] = {}
-    for source in sources:
-        for_id: dict[int, str] = {}
-        for_fn: dict[int, tuple[str, Tensor]] = {}
-        for name, t in source.items():
-            for_id.setdefault(id(t), name)
-            if t.grad_fn is not None:
-                for_fn.setdefault(id(t.grad_fn), (name, t))
-        for k, v in for_id.items():
-            by_id.setdefault(k, v)
-        for k, v in for_fn.items():
-            by_fn.setdefault(k, v)
-    names: dict[str, str] = {}
-    outputs: dict[str, Tensor] = {}
-    for node in model.nodes:
-        if node.tensor is not None and id(node.tensor) in by_id:
-            names[node.key] = by_id[id(node.tensor)]
-        elif node.kind == "op" and id(node.node) in by_fn:
-            names[node.key], outputs[node.key] = by_fn[id(node.node)]
-        for slot, value in _constants(node):
-            if value is not None and id(value) in by_id:
-                names[f"{node.key}c{slot}"] = by_id[id(value)]
-    return names, outputs
-
-
-def _name_source(names: Mapping[str, Any]) -> dict[str, Tensor]:
-    from ..nn import Module
-
-    found: dict[str, Tensor] = {}
-    for name, value in names.items():
-        if isinstance(value, Tensor):
-            found[name] = value
-        elif isinstance(value, Module):
-            found.update(value.named_parameters(name))  # torch joins prefix and name with "."
-        else:
-            raise TypeError(
-                f"draw() got names={{{name!r}: {type(value).__name__}}}; names maps each name to a tensor "
-                "(or to an nn.Module, whose parameters are named after it)"
-            )
-    return found
-
-
 def draw(
-    *roots: Tensor,
+    *roots: Any,
     names: Mapping[str, Any] | None = None,
     show: Iterable[str] = DEFAULT_SHOW,
     rankdir: str = "BT",
@@ -552,7 +525,10 @@ def draw(
 
     Leaves and outputs are named after the variables holding them where ``draw`` was called (a
     notebook's globals, a function's locals); ``names={"w": w}`` adds or overrides names, and
-    ``stacklevel=2`` looks one caller further up (as in ``warnings.warn``; 0 looks nowhere).
+    ``stacklevel=2`` looks one caller further up (as in ``warnings.warn``; 0 looks nowhere). When
+    several variables hold one tensor, the first bound wins (``alias = x`` keeps ``x``; see
+    ``gradbook.viz.model.tensor_names``). ``roots`` may be torch tensors: the same picture is
+    drawn from torch's own graph.
     ``show`` picks the rows: ``"names"``, ``"data"``, ``"grad"``, ``"shape"``, ``"saved"``.
     Graphs of ``max_nodes`` nodes or more are collapsed into a summary. ``renderer`` chooses the
     Graphviz used to display it (default: system dot if on PATH, else graphviz-pure).
@@ -568,16 +544,12 @@ def draw(
     """
     if not roots:
         raise TypeError("draw() needs at least one tensor to draw, e.g. draw(loss)")
-    for root in roots:
-        if not isinstance(root, Tensor):
-            raise TypeError(f"draw() takes tensors, got {type(root).__name__}")
-    sources = [_name_source(names or {})]
-    if stacklevel > 0:
-        sources.append(caller_tensors(stacklevel + 1))
-    model = GraphModel.from_roots(*roots, tensors=[t for source in sources for t in source.values()])
-    node_names, outputs = _names_for(model, sources)
+    library_of(roots, "draw")  # gradbook's tensors or torch's, not both
+    known = tensor_names(names, stacklevel + 1 if stacklevel > 0 else 0)
+    model = GraphModel.from_roots(*roots, tensors=known.values())
+    names_by_key, outputs = node_names(model, known)
     g = draw_model(
-        model, names=node_names, outputs=outputs, show=show, rankdir=rankdir, legend=legend, max_nodes=max_nodes
+        model, names=names_by_key, outputs=outputs, show=show, rankdir=rankdir, legend=legend, max_nodes=max_nodes
     )
     g.renderer = renderer
     return g

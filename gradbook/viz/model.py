@@ -9,12 +9,13 @@ and a recording of a backward pass can be matched to a drawing of the same graph
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .. import Tensor
+from .library import is_module, is_tensor, op_class
 
 _FREED = "Trying to backward through the graph a second time"  # how torch's error for a freed node starts
 
@@ -26,6 +27,7 @@ def is_leaf_node(node: Any) -> bool:
 
 def saved_state(node: Any) -> tuple[tuple[str, ...], bool]:
     """The saved tensors of a node (the ``x`` of each ``_saved_x`` that holds a tensor or an array),
+    in the order of the op's arguments (then by name: gradbook and torch list them differently),
     and whether backward freed them: reading a freed one raises torch's error, as in torch."""
     names: list[str] = []
     freed = False
@@ -41,14 +43,17 @@ def saved_state(node: Any) -> tuple[tuple[str, ...], bool]:
                 freed = freed or str(error).startswith(_FREED)
                 names.append(attr[len("_saved_") :])
                 continue
-            if hasattr(value, "grad_fn") or isinstance(value, np.ndarray):
+            if is_tensor(value) or isinstance(value, np.ndarray):
                 names.append(attr[len("_saved_") :])
+    order = getattr(op_class(node), "inputs", ())  # the op's argument order, then the rest by name
+    names.sort(key=lambda name: (order.index(name) if name in order else len(order), name))
     if hasattr(type(node), "saved_tensors"):  # the ctx of a custom autograd.Function
-        names.append("saved_tensors")
         try:
-            _ = node.saved_tensors
-        except RuntimeError as error:
-            freed = str(error).startswith(_FREED)
+            kept = len(node.saved_tensors) > 0  # nothing saved: nothing to draw
+        except RuntimeError as error:  # torch raises once backward ran, even when nothing was saved
+            freed = kept = str(error).startswith(_FREED)
+        if kept:
+            names.append("saved_tensors")
     return tuple(names), freed
 
 
@@ -60,7 +65,7 @@ class GraphNode:
     key: str
     node: Any
     kind: str  # "op", "leaf", or "tensor" (a root without a graph)
-    tensor: Tensor | None = None  # the leaf tensor, or the output tensor of an op when known
+    tensor: Any = None  # the leaf tensor, or the output tensor of an op when known
     is_root: bool = False
     retains_grad: bool = False
     inputs: list[tuple[str | None, int]] = field(default_factory=list)  # (key or None for a constant, slot)
@@ -73,6 +78,35 @@ class GraphNode:
         if self.node is None:
             return "AccumulateGrad" if self.kind == "leaf" else "Tensor"
         return type(self.node).__name__
+
+    @property
+    def arg_names(self) -> tuple[str, ...] | None:
+        """torch's argument names for the inputs (``self``, ``other``), from gradbook's op table
+        (looked up by ``name()`` for a torch node), when they line up with ``next_functions``."""
+        op = op_class(self.node) if self.node is not None else None
+        names = getattr(op, "inputs", None)
+        if names is None or len(names) != len(self.inputs):
+            return None
+        return tuple(names)
+
+    def saved_value(self, name: str) -> Any:
+        """A saved tensor (``_saved_<name>``) while it is readable (not freed, not changed in place)."""
+        try:
+            value = getattr(self.node, f"_saved_{name}")
+        except (RuntimeError, AttributeError):
+            return None
+        return value if is_tensor(value) else None
+
+    def constants(self) -> list[tuple[int, Any]]:
+        """The constant inputs: (slot, value), the value when the node saved it (``2 * x`` saves
+        the 2 as ``_saved_other``) and it is still readable, else None."""
+        arg_names = self.arg_names or ()
+        found = []
+        for src, slot in self.inputs:
+            if src is None:
+                saved = slot < len(arg_names) and arg_names[slot] in self.saves
+                found.append((slot, self.saved_value(arg_names[slot]) if saved else None))
+        return found
 
 
 @dataclass
@@ -100,7 +134,7 @@ class GraphModel:
         return [(src, n.key, slot) for n in self.nodes for src, slot in n.inputs if src is not None]
 
     @classmethod
-    def from_roots(cls, *roots: Tensor, tensors: Any = ()) -> GraphModel:
+    def from_roots(cls, *roots: Any, tensors: Any = ()) -> GraphModel:
         """Walk ``next_functions`` from the roots' grad_fns (iteratively, any depth).
 
         Keys follow creation order: ops by ``_sequence_nr()``, each leaf right after the first op
@@ -164,22 +198,11 @@ class GraphModel:
         return cls(nodes=nodes, roots=root_keys)
 
 
-def caller_names(depth: int = 2) -> dict[int, str]:
-    """Names of the tensors in the caller's namespace (a notebook's globals, a function's locals):
-    ``{id(tensor): name}``. Locals win over globals; names starting with ``_`` are skipped."""
-    frame: Any = sys._getframe(depth)
-    names: dict[int, str] = {}
-    for scope in (frame.f_globals, frame.f_locals):
-        for name, value in scope.items():
-            if isinstance(value, Tensor) and not name.startswith("_"):
-                names[id(value)] = name
-    return names
-
-
-def caller_tensors(depth: int = 2) -> dict[str, Tensor]:
+def caller_tensors(depth: int = 2) -> dict[str, Any]:
     """The tensors in the caller's namespace by name: ``{name: tensor}``, locals before globals (a
     local hides a global of the same name), each in definition order; names starting with ``_``
     are skipped. The parameters of an ``nn.Module`` found there are included as ``model.0.weight``.
+    gradbook's tensors and modules, and torch's, are found alike.
 
     ``depth`` counts frames as ``sys._getframe`` does: 1 is the function calling this one.
 
@@ -188,22 +211,107 @@ def caller_tensors(depth: int = 2) -> dict[str, Tensor]:
     >>> caller_tensors(1)["w"] is w
     True
     """
-    from ..nn import Module
-
     frame: Any = sys._getframe(depth)
-    found: dict[str, Tensor] = {}
-    modules: list[tuple[str, Module]] = []
+    found: dict[str, Any] = {}
+    modules: list[tuple[str, Any]] = []
     seen: set[str] = set()
     for scope in (frame.f_locals, frame.f_globals):
         for name, value in scope.items():
             if name.startswith("_") or name in seen:
                 continue
             seen.add(name)
-            if isinstance(value, Tensor):
+            if is_tensor(value):
                 found[name] = value
-            elif isinstance(value, Module):
+            elif is_module(value):
                 modules.append((name, value))
     for name, module in modules:
         for pname, p in module.named_parameters(name):  # torch joins prefix and name with "."
             found.setdefault(pname, p)
     return found
+
+
+def caller_names(depth: int = 2) -> dict[int, str]:
+    """``{id(tensor): name}`` for the caller's tensors, by the naming rule of :func:`tensor_names`
+    (the first name bound to a tensor wins).
+
+    >>> import gradbook as torch
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> alias = x
+    >>> caller_names(1)[id(x)]
+    'x'
+    """
+    names: dict[int, str] = {}
+    for name, t in caller_tensors(depth + 1).items():
+        names.setdefault(id(t), name)
+    return names
+
+
+def tensors_named(names: Mapping[str, Any], caller: str = "draw") -> dict[str, Any]:
+    """``names=`` as given to draw() or record_backward(): ``{name: tensor or nn.Module}``, with
+    each module's parameters named after it (``net.0.weight``)."""
+    found: dict[str, Any] = {}
+    for name, value in names.items():
+        if is_tensor(value):
+            found[name] = value
+        elif is_module(value):
+            found.update(value.named_parameters(name))  # torch joins prefix and name with "."
+        else:
+            raise TypeError(
+                f"{caller}() got names={{{name!r}: {type(value).__name__}}}; names maps each name to a tensor "
+                "(or to an nn.Module, whose parameters are named after it)"
+            )
+    return found
+
+
+def tensor_names(names: Mapping[str, Any] | None, depth: int, caller: str = "draw") -> dict[str, Any]:
+    """The tensors a graph's nodes may be named after, ``{name: tensor}``, in order of precedence.
+
+    The naming rule, the same for ``draw``, ``record_backward``, ``animate`` and the widgets:
+
+    1. ``names=`` wins (an ``nn.Module`` there names its parameters ``net.0.weight``);
+    2. then the variables of the calling function (its locals), then the module's (or notebook's)
+       globals; a name given in ``names=`` is not taken again from the caller;
+    3. when several variables hold the same tensor (``alias = x``), the one bound first wins
+       (``x``): variables are read in definition order.
+
+    An op's output is named after the variable holding it (``y = x * x`` names ``MulBackward0``
+    ``y``). ``depth`` counts frames as ``sys._getframe`` does (1: the function calling this one;
+    0: look at no caller).
+
+    >>> import gradbook as torch
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> alias = x
+    >>> w = torch.ones(2, requires_grad=True)
+    >>> found = tensor_names({"weights": w}, 1)
+    >>> list(found)[:3], found["x"] is found["alias"]
+    (['weights', 'x', 'alias'], True)
+    """
+    found = tensors_named(names or {}, caller)
+    if depth > 0:
+        for name, t in caller_tensors(depth + 1).items():
+            found.setdefault(name, t)
+    return found
+
+
+def node_names(model: GraphModel, tensors: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
+    """Node key -> name, and op key -> its output tensor, from ``{name: tensor}`` in order of
+    precedence (see :func:`tensor_names`): the first name of a tensor wins. A leaf is matched by
+    identity, an op by its output's grad_fn, a constant by its saved value (key ``n3c1`` for
+    slot 1 of ``n3``)."""
+    by_id: dict[int, str] = {}
+    by_fn: dict[int, tuple[str, Any]] = {}
+    for name, t in tensors.items():
+        by_id.setdefault(id(t), name)
+        if t.grad_fn is not None:
+            by_fn.setdefault(id(t.grad_fn), (name, t))
+    names: dict[str, str] = {}
+    outputs: dict[str, Any] = {}
+    for node in model.nodes:
+        if node.tensor is not None and id(node.tensor) in by_id:
+            names[node.key] = by_id[id(node.tensor)]
+        elif node.kind == "op" and id(node.node) in by_fn:
+            names[node.key], outputs[node.key] = by_fn[id(node.node)]
+        for slot, value in node.constants():
+            if value is not None and id(value) in by_id:
+                names[f"{node.key}c{slot}"] = by_id[id(value)]
+    return names, outputs

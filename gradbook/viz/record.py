@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import Tensor, autograd
-from .model import GraphModel, caller_names, caller_tensors, is_leaf_node, saved_state
+from .library import is_tensor, library_of, numpy_of, op_class
+from .model import GraphModel, is_leaf_node, node_names, saved_state, tensor_names
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Step:
     upstream: np.ndarray  # the gradient the node received (after any hooks)
     edges: tuple[EdgeFlow, ...] = ()
     sums: tuple[FanIn, ...] = ()  # fan-in sums that this step's contributions caused
-    grad_before: np.ndarray | None = None  # for a leaf: .grad before it accumulated
+    grad_before: np.ndarray | None = None  # for a leaf (or a node that retains grad): .grad before
     grad_after: np.ndarray | None = None  # and after
     freed: tuple[str, ...] = ()  # saved values this step released (no retain_graph)
 
@@ -66,9 +66,21 @@ class RecordedError:
     name: str | None
 
 
+@dataclass(frozen=True)
+class Picture:
+    """``draw()``'s picture of the graph before the call, as the animation's template: its DOT
+    source with ``⟦slot⟧`` where a step changes a text (see ``draw_model(frames=True)``)."""
+
+    source: str
+    slots: dict[str, str]  # each slot's text before the call
+    fills: dict[str, str]  # each node's fill colour
+    edge_ids: dict[tuple[str, int], str]  # (consumer key, input slot) -> edge id
+
+
 @dataclass
 class BackwardRecording:
-    """One ``backward()`` call, as data. ``nodes`` is the graph as it was before the call."""
+    """One ``backward()`` call, as data. ``nodes`` is the graph as it was before the call, and
+    ``picture`` the drawing of it that the animation frames restyle."""
 
     nodes: list[dict[str, Any]]
     roots: list[str]
@@ -76,6 +88,7 @@ class BackwardRecording:
     error: RecordedError | None = None
     retain_graph: bool = False
     create_graph: bool = False
+    picture: Picture | None = None
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -108,7 +121,7 @@ def local_rule(node: Any, slot: int) -> str:
     """
     if is_leaf_node(node):
         return "grad += upstream"
-    texts = list(getattr(type(node), "rules", None) or ())
+    texts = list(getattr(op_class(node), "rules", None) or ())  # a torch node: gradbook's op of its name
     if not texts:  # a custom autograd.Function
         return f"{type(node).__name__}: backward()"
     return texts[slot] if slot < len(texts) else texts[-1]  # a variadic op (cat): one rule for each input
@@ -117,7 +130,7 @@ def local_rule(node: Any, slot: int) -> str:
 def _copy(value: Any) -> np.ndarray | None:
     if value is None:
         return None
-    return np.array(value.detach().numpy() if isinstance(value, Tensor) else value, copy=True)
+    return np.array(numpy_of(value) if is_tensor(value) else value, copy=True)
 
 
 def _grad_of(t: Any) -> Any:
@@ -125,16 +138,16 @@ def _grad_of(t: Any) -> Any:
     return t.grad if t.is_leaf or t.retains_grad else None
 
 
-def _snapshot(model: GraphModel, names: dict[int, str]) -> list[dict[str, Any]]:
+def _snapshot(model: GraphModel, names: dict[str, str], outputs: dict[str, Any]) -> list[dict[str, Any]]:
     nodes = []
     for n in model.nodes:
-        t = n.tensor
+        t = n.tensor if n.tensor is not None else outputs.get(n.key)
         nodes.append(
             {
                 "key": n.key,
                 "label": n.label,
                 "kind": n.kind,
-                "name": names.get(id(t)) if t is not None else None,
+                "name": names.get(n.key),
                 "inputs": list(n.inputs),
                 "rules": [local_rule(n.node, i) if n.node is not None else "" for i in range(len(n.inputs))],
                 "is_root": n.is_root,
@@ -149,6 +162,13 @@ def _snapshot(model: GraphModel, names: dict[int, str]) -> list[dict[str, Any]]:
     return nodes
 
 
+def _picture(model: GraphModel, names: dict[str, str], outputs: dict[str, Any]) -> Picture:
+    from .draw import draw_model
+
+    g = draw_model(model, names=names, outputs=outputs, max_nodes=len(model.nodes) + 1, frames=True)
+    return Picture(source=g.source, slots=g.slots, fills=g.fills, edge_ids=g.edge_ids)
+
+
 class _Recorder:
     """Node hooks on every node of the graph (torch's ``register_prehook`` / ``register_hook``):
     each node's post-hook becomes a Step; fan-in sums are tracked from the contributions."""
@@ -161,6 +181,8 @@ class _Recorder:
         self.running: str | None = None  # the node whose pre-hook ran last, until its post-hook
         self.pending: dict[str, np.ndarray] = {}  # the gradient summed so far for each node
         self.handles: list[Any] = []
+        # a retained .grad is set before the node's pre-hook runs (torch's retains_grad hook): read it now
+        self.retained = {n.key: _copy(n.tensor.grad) for n in model.nodes if n.retains_grad}
         for n in model.nodes:
             if n.node is not None:
                 self.handles.append(n.node.register_prehook(lambda go, n=n: self._enter(n, go)))
@@ -202,8 +224,8 @@ class _Recorder:
                 upstream=self.upstream,
                 edges=tuple(edges),
                 sums=tuple(sums),
-                grad_before=self.before if leaf else None,
-                grad_after=_copy(n.tensor.grad) if leaf else None,
+                grad_before=self.before if leaf else self.retained.get(n.key),
+                grad_after=_copy(n.tensor.grad) if leaf or n.retains_grad else None,
             )
         )
         self.running = None
@@ -226,18 +248,23 @@ class _Recorder:
 
 
 def record_backward(
-    y: Tensor | Sequence[Tensor],
-    gradient: Tensor | None = None,
+    y: Any,
+    gradient: Any = None,
     retain_graph: bool | None = None,
     create_graph: bool = False,
     inputs: Any = None,
-    names: dict[str, Tensor] | None = None,
+    names: dict[str, Any] | None = None,
+    stacklevel: int = 1,
 ) -> BackwardRecording:
     """Run ``y.backward(gradient, retain_graph, create_graph, inputs)`` and record it.
 
     If backward raises, the same exception propagates, with the recording (its ``error`` says
-    which node refused) attached as ``exception.recording``. Leaves are named after the
-    caller's variables; ``names={"w": w}`` adds or overrides names.
+    which node refused) attached as ``exception.recording``. Tensors are named as ``draw()``
+    names them (see ``gradbook.viz.model.tensor_names``): ``names={"w": w}`` first, then the
+    caller's variables (``stacklevel=2`` looks one caller further up, 0 nowhere).
+
+    ``y`` may be a torch tensor: the recording is then made through torch's own node hooks,
+    with the rule texts of gradbook's op of the same name.
 
     >>> import gradbook as torch
     >>> from gradbook.viz import record_backward
@@ -251,12 +278,14 @@ def record_backward(
     >>> rec.leaf_grads()["x"]
     (None, array(4., dtype=float32))
     """
-    outputs = [y] if isinstance(y, Tensor) else list(y)
-    known = caller_names(2)
-    known.update({id(t): name for name, t in (names or {}).items()})
-    model = GraphModel.from_roots(*outputs, tensors=[*caller_tensors(2).values(), *(names or {}).values()])
+    outputs = [y] if is_tensor(y) else list(y)
+    autograd = library_of(outputs, "record_backward").autograd
+    known = tensor_names(names, stacklevel + 1 if stacklevel > 0 else 0, "record_backward")
+    model = GraphModel.from_roots(*outputs, tensors=known.values())
+    names_by_key, outputs_by_key = node_names(model, known)
     recording = BackwardRecording(
-        nodes=_snapshot(model, known),
+        nodes=_snapshot(model, names_by_key, outputs_by_key),
+        picture=_picture(model, names_by_key, outputs_by_key),
         roots=list(model.roots),
         retain_graph=create_graph if retain_graph is None else bool(retain_graph),
         create_graph=create_graph,

@@ -17,6 +17,7 @@ import gradbook
 from .. import Tensor
 from ..viz import record_backward
 from ..viz.animate import animate, short_value
+from ..viz.library import is_tensor, library_of, numpy_of
 from ._common import (
     GRAPH_HEIGHT,
     STATUS_HEIGHT,
@@ -41,7 +42,7 @@ def _plain(value: Any) -> Any:
     """A tensor's numbers as a float or nested list of floats; None stays None."""
     if value is None:
         return None
-    a = np.asarray(value.detach().numpy() if isinstance(value, Tensor) else value, dtype=np.float64)
+    a = np.asarray(numpy_of(value) if is_tensor(value) else value, dtype=np.float64)
     return a.tolist()
 
 
@@ -50,6 +51,8 @@ class AccumulationLab(StaticFallback, w.VBox):
 
     ``f`` builds the output from the leaf, e.g. ``lambda x: x * x``; ``x`` is a number, a list
     or a tensor (used as the leaf; numbers and lists become a float tensor that requires grad).
+    A torch tensor works the same: ``AccumulationLab(f, x=torch.tensor(2.0))`` runs the lesson on
+    real PyTorch (its graph, its backward(), its errors).
     The buttons call :meth:`new_graph`, :meth:`backward` and :meth:`zero_grad`, so a lesson or a
     test can drive the lab the same way. Errors (torch's texts) are shown in the lab and kept in
     :attr:`error`; they are never raised.
@@ -73,7 +76,7 @@ class AccumulationLab(StaticFallback, w.VBox):
         max_nodes: int = MAX_ANIMATED_NODES,
     ) -> None:
         self.f = f
-        if isinstance(x, Tensor):
+        if is_tensor(x):  # gradbook's, or torch's: the lab then runs on torch
             self.x = x if x.requires_grad else x.detach().float().requires_grad_()
         else:
             self.x = gradbook.tensor(x, dtype=gradbook.float, requires_grad=True)
@@ -135,7 +138,7 @@ class AccumulationLab(StaticFallback, w.VBox):
         except Exception as error:
             self._set_status(str(error), "f(x) raised; fix f and press new graph.", type(error).__name__)
             return
-        if not isinstance(y, Tensor):
+        if not is_tensor(y):
             self._set_status(f"f(x) returned {type(y).__name__}, not a tensor", "f must build its output from x.")
             return
         self.y = y
@@ -165,7 +168,11 @@ class AccumulationLab(StaticFallback, w.VBox):
         kind = None
         try:
             recording = record_backward(
-                self.y, gradient, retain_graph=self.retain_graph.value or None, names={"x": self.x, "y": self.y}
+                self.y,
+                gradient,
+                retain_graph=self.retain_graph.value or None,
+                names={"x": self.x, "y": self.y},
+                stacklevel=0,
             )
             error = None
         except Exception as exc:  # torch's errors (and any other) are shown in the lab, never raised
@@ -209,7 +216,8 @@ class AccumulationLab(StaticFallback, w.VBox):
         if not self.use_gradient.value:
             return None
         values = ast.literal_eval(self.gradient_text.value.strip() or "None")
-        return None if values is None else gradbook.tensor(values, dtype=self.y.dtype if self.y is not None else None)
+        lib = library_of([self.x], "AccumulationLab")
+        return None if values is None else lib.tensor(values, dtype=self.y.dtype if self.y is not None else None)
 
     @gradient.setter
     def gradient(self, value: Any) -> None:

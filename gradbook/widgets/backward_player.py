@@ -10,7 +10,7 @@ import ipywidgets as w
 from .. import Tensor, draw
 from ..viz import BackwardRecording, animate, record_backward
 from ..viz.animate import COLOURS, short_value
-from ..viz.model import caller_tensors
+from ..viz.model import tensor_names
 from ._common import GRAPH_HEIGHT, SIDE_WIDTH, FramePlayer, StaticFallback, drawing_svg, error_html, svg_box
 
 # graphs this big are drawn once, collapsed (gradbook.draw's summary view), instead of animated
@@ -50,12 +50,15 @@ def ledger_frames(recording: BackwardRecording) -> list[str]:
                 f"<code>{html.escape(short_value(step.upstream))}</code> = "
                 f"<code>{html.escape(short_value(step.grad_after))}</code></td></tr>"
             )
+        upstream = html.escape(short_value(step.upstream))
         for flow in step.edges:
-            value = "—" if flow.contribution is None else short_value(flow.contribution)
+            if flow.contribution is None:  # a constant, or an input that needs no gradient
+                sums = "no gradient sent"
+            else:
+                sums = f"<code>{upstream}</code> × local = <code>{html.escape(short_value(flow.contribution))}</code>"
             rows.append(
                 f"<tr><td {_TD}>→ {html.escape(_node_title(recording, flow.target))}</td>"
-                f"<td {_TD}><code>{html.escape(flow.rule)}</code><br>contribution "
-                f"<code>{html.escape(value)}</code></td></tr>"
+                f"<td {_TD}>local <code>{html.escape(flow.rule)}</code><br>{sums}</td></tr>"
             )
         for s in step.sums:
             rows.append(
@@ -135,9 +138,9 @@ class BackwardPlayer(StaticFallback, w.VBox):
         if isinstance(y_or_recording, BackwardRecording):
             recording = y_or_recording
         else:
-            names = caller_tensors(2)
+            names = tensor_names(None, 2)  # the caller's variables, named by draw()'s rule
             try:
-                recording = record_backward(y_or_recording, gradient, retain_graph, names=names)
+                recording = record_backward(y_or_recording, gradient, retain_graph, names=names, stacklevel=0)
             except Exception as error:
                 recording = getattr(error, "recording", None)
                 if recording is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipywidgets as w
 
 from .. import Tensor, draw
-from ..viz.model import caller_tensors
+from ..viz.model import tensor_names
 from ._common import GRAPH_HEIGHT, STATUS_HEIGHT, StaticFallback, drawing_svg, error_html, guarded, svg_box
 
 TOGGLES = ("data", "grad", "shape", "names")
@@ -30,7 +30,7 @@ class GraphView(StaticFallback, w.VBox):
 
     def __init__(self, y: Tensor, names: dict[str, Tensor] | None = None, max_nodes: int = 500) -> None:
         self.y = y
-        self.names = {**caller_tensors(2), **(names or {})}
+        self.names = tensor_names(names, 2, "GraphView")  # names= first, then the caller's
         self.max_nodes = max_nodes
         self.error: str | None = None
         self.status = w.HTML(error_html(None), layout=w.Layout(height=STATUS_HEIGHT, overflow="auto"))
