@@ -29,6 +29,10 @@ GRAD_DTYPE_ERROR = (
     "dtypes of a tensor and its gradient may break downstream systems that assume they match."
 )
 
+SCALAR_WITH_GRAD_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first."
+)
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
     "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to "

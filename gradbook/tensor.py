@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _device, _missing
 from ._dtypes import DTYPES, Size, dtype, float32, float64, int64
-from ._messages import INFERENCE_REQUIRES_GRAD_ERROR, NON_LEAF_GRAD_WARNING
+from ._messages import INFERENCE_REQUIRES_GRAD_ERROR, NON_LEAF_GRAD_WARNING, SCALAR_WITH_GRAD_WARNING
 from ._printing import format_tensor
 
 _new = object.__new__
@@ -964,6 +964,8 @@ class Tensor:
         return builtins.bool(self._array)
 
     def __float__(self) -> builtins.float:
+        if self.requires_grad:  # torch 2.13 warns, once per process (float() only; item() does not)
+            autograd.engine._warn_once(SCALAR_WITH_GRAD_WARNING)
         return builtins.float(self._scalar())
 
     def __int__(self) -> builtins.int:

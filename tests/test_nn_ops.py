@@ -44,6 +44,25 @@ TABLE = [
     line("LeakyReluBackward0", lambda T, a: F(T).leaky_relu(a, 0.1), (5,)),
     line("GeluBackward0", lambda T, a: F(T).gelu(a), (5,)),
     line("GeluBackward0", lambda T, a: F(T).gelu(a, approximate="tanh"), (2, 3)),
+    line("ConvolutionBackward0", lambda T, a, w, b: F(T).conv2d(a, w, b), (2, 3, 5, 5), (4, 3, 3, 3), (4,)),
+    line(
+        "ConvolutionBackward0",
+        lambda T, a, w: F(T).conv2d(a, w, stride=2, padding=(1, 2), dilation=(2, 1), groups=2),
+        (1, 4, 7, 6),
+        (2, 2, 2, 3),
+    ),
+    line("ConvolutionBackward0", lambda T, a, w: F(T).conv2d(a, w, padding="same"), (1, 2, 4, 4), (3, 2, 3, 1)),
+    line(
+        "ConvolutionBackward0", lambda T, a, w, b: F(T).conv1d(a, w, b, stride=2, padding=1), (2, 3, 9), (2, 3, 3), (2,)
+    ),
+    line("MaxPool2DWithIndicesBackward0", lambda T, a: F(T).max_pool2d(a, 2), (2, 3, 4, 6)),
+    line(
+        "MaxPool2DWithIndicesBackward0",
+        lambda T, a: F(T).max_pool2d(a, 3, stride=2, padding=1, dilation=1),
+        (1, 2, 7, 5),
+    ),
+    line("AvgPool2DBackward0", lambda T, a: F(T).avg_pool2d(a, 2), (2, 3, 4, 6)),
+    line("AvgPool2DBackward0", lambda T, a: F(T).avg_pool2d(a, (3, 2), stride=(2, 1), padding=1), (1, 2, 5, 5)),
     line("NativeLayerNormBackward0", lambda T, a, w, b: F(T).layer_norm(a, (3,), w, b), (2, 3), (3,), (3,)),
     line("NativeLayerNormBackward0", lambda T, a: F(T).layer_norm(a, (2, 3)), (4, 2, 3)),
     line("SoftplusBackward0", lambda T, a: F(T).softplus(a * 12, beta=2.0, threshold=10.0), (8,)),

@@ -639,6 +639,53 @@ CASES = {
         f is None for f, _ in T.nn.functional.layer_norm(leaf(T, [[1.0, 2.0, 4.0]]), (3,)).grad_fn.next_functions
     ],
     "layer_norm of a wrong shape": lambda T: T.nn.functional.layer_norm(T.ones(2, 3), (4,)),
+    "conv and pool modules": lambda T: [
+        repr(m)
+        for m in (
+            T.nn.Conv2d(3, 4, 3, stride=2, padding=1),
+            T.nn.Conv2d(3, 4, (3, 5), bias=False, dilation=2),
+            T.nn.Conv2d(4, 4, 3, padding="same", groups=2),
+            T.nn.Conv1d(2, 3, 3),
+            T.nn.MaxPool2d(2),
+            T.nn.MaxPool2d(3, 1, 1),
+            T.nn.AvgPool2d(2),
+            T.nn.AdaptiveAvgPool2d(1),
+            T.nn.BatchNorm2d(3),
+        )
+    ],
+    "Conv2d's first weights": lambda T: (T.manual_seed(3), T.nn.Conv2d(2, 3, 2).weight, T.nn.Conv2d(2, 3, 2).bias)[1:],
+    "a CNN step (to 4 decimals)": lambda T: (
+        lambda net, x: (
+            lambda loss: (loss.backward(), [round(p.grad.abs().sum().item(), 4) for p in net.parameters()])[1]
+        )(T.nn.functional.cross_entropy(net(x), T.tensor([0, 1])))
+    )(
+        (
+            T.manual_seed(0),
+            T.nn.Sequential(
+                T.nn.Conv2d(1, 2, 3, padding=1),
+                T.nn.BatchNorm2d(2),
+                T.nn.ReLU(),
+                T.nn.MaxPool2d(2),
+                T.nn.Conv2d(2, 2, 3),
+                T.nn.AdaptiveAvgPool2d(1),
+                T.nn.Flatten(),
+                T.nn.Linear(2, 2),
+            ),
+        )[1],
+        T.randn(2, 1, 6, 6),
+    ),
+    "max_pool2d's indices": lambda T: T.nn.functional.max_pool2d(
+        T.tensor([[[[1.0, 5.0, 2.0], [7.0, 0.0, 3.0], [4.0, 8.0, 6.0]]]]), 2, stride=1, return_indices=True
+    ),
+    "conv2d of too few channels": lambda T: T.nn.functional.conv2d(T.ones(1, 2, 4, 4), T.ones(3, 3, 2, 2)),
+    "conv2d of a 2-D input": lambda T: T.nn.functional.conv2d(T.ones(4, 4), T.ones(3, 1, 2, 2)),
+    "conv2d 'same' with a stride": lambda T: T.nn.functional.conv2d(
+        T.ones(1, 1, 4, 4), T.ones(1, 1, 2, 2), stride=2, padding="same"
+    ),
+    "an unbatched conv2d": lambda T: T.nn.functional.conv2d(T.ones(1, 3, 3), T.ones(2, 1, 2, 2)).shape,
+    "BatchNorm2d of a 2-D input": lambda T: T.nn.BatchNorm2d(3)(T.ones(2, 3)),
+    "max_pool2d pad too large": lambda T: T.nn.functional.max_pool2d(T.ones(1, 1, 4, 4), 2, padding=2),
+    "float() of a tensor that requires grad warns": lambda T: _warned(lambda: float(leaf(T, [2.0]) * 3)),
     "hardtanh min above max": lambda T: T.nn.functional.hardtanh(T.ones(2), 2.0, 1.0),
     "softplus of an integer tensor": lambda T: T.nn.functional.softplus(T.tensor([1, 2])),
     # ------------------------------------------------ inference tensors
@@ -670,6 +717,16 @@ CASES = {
         lambda w: (w * _inferred(T, lambda: T.ones(2) * 3).clone()).sum().backward() or w.grad
     )(leaf(T, [1.0, 2.0])),
 }
+
+
+def _warned(program):
+    """What ``program()`` returns, and the warnings it gave (every one, not once per process)."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = program()
+    return value, [str(w.message).split(" (Triggered internally")[0] for w in caught]
 
 
 def _grads(T, f, values):

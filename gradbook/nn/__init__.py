@@ -29,9 +29,14 @@ from ..tensor import Tensor
 from . import _ops, functional, init
 
 __all__ = [
+    "AdaptiveAvgPool2d",
+    "AvgPool2d",
     "BCELoss",
     "BCEWithLogitsLoss",
     "BatchNorm1d",
+    "BatchNorm2d",
+    "Conv1d",
+    "Conv2d",
     "CrossEntropyLoss",
     "Dropout",
     "ELU",
@@ -48,6 +53,7 @@ __all__ = [
     "LogSigmoid",
     "LogSoftmax",
     "MSELoss",
+    "MaxPool2d",
     "Mish",
     "Module",
     "ModuleDict",
@@ -673,6 +679,168 @@ class Dropout(Module):
         return f"p={self.p}, inplace={self.inplace}"
 
 
+class _ConvNd(Module):
+    """Conv1d and Conv2d: the weight (out, in/groups, *kernel) and bias start as torch's do
+    (kaiming_uniform_ with a=√5, then uniform in ±1/√fan_in), from torch's random numbers."""
+
+    _nd = 2
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        if padding_mode != "zeros":
+            raise NotImplementedError(f"gradbook pads convolutions with zeros only, not padding_mode={padding_mode!r}")
+        nd = self._nd
+        self.in_channels, self.out_channels, self.groups, self.padding_mode = (
+            in_channels,
+            out_channels,
+            groups,
+            padding_mode,
+        )
+        self.kernel_size, self.stride, self.dilation = (
+            functional._ints(v, nd) for v in (kernel_size, stride, dilation)
+        )
+        self.padding = padding if isinstance(padding, str) else functional._ints(padding, nd)
+        self.output_padding, self.transposed = (0,) * nd, False
+        shape = (out_channels, in_channels // groups, *self.kernel_size)
+        self.weight = Parameter(_factories.empty(shape, dtype=dtype, device=device))
+        if bias:
+            self.bias = Parameter(_factories.empty(out_channels, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw the weights again, as a new layer would."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        conv = functional.conv2d if self._nd == 2 else functional.conv1d
+        return conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def extra_repr(self) -> str:
+        nd = self._nd
+        text = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+        if self.padding != (0,) * nd:
+            text += f", padding={self.padding}"
+        if self.dilation != (1,) * nd:
+            text += f", dilation={self.dilation}"
+        if self.groups != 1:
+            text += f", groups={self.groups}"
+        if self.bias is None:
+            text += ", bias=False"
+        return text
+
+
+class Conv2d(_ConvNd):
+    """A 2-D convolution layer: (N, in_channels, H, W) → (N, out_channels, H', W')."""
+
+    _nd = 2
+
+
+class Conv1d(_ConvNd):
+    """A 1-D convolution layer: (N, in_channels, L) → (N, out_channels, L')."""
+
+    _nd = 1
+
+
+class MaxPool2d(Module):
+    """The largest value of each window."""
+
+    def __init__(
+        self,
+        kernel_size: Any,
+        stride: Any = None,
+        padding: Any = 0,
+        dilation: Any = 1,
+        return_indices: bool = False,
+        ceil_mode: bool = False,
+    ) -> None:
+        super().__init__()
+        self.kernel_size, self.stride = kernel_size, stride if stride is not None else kernel_size
+        self.padding, self.dilation, self.return_indices, self.ceil_mode = padding, dilation, return_indices, ceil_mode
+
+    def forward(self, input: Tensor) -> Any:  # noqa: A002
+        return functional.max_pool2d(
+            input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices
+        )
+
+    def extra_repr(self) -> str:
+        return (
+            f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, dilation={self.dilation}, "
+            f"ceil_mode={self.ceil_mode}"
+        )
+
+
+class AvgPool2d(Module):
+    """The mean of each window."""
+
+    def __init__(
+        self,
+        kernel_size: Any,
+        stride: Any = None,
+        padding: Any = 0,
+        ceil_mode: bool = False,
+        count_include_pad: bool = True,
+        divisor_override: Any = None,
+    ) -> None:
+        super().__init__()
+        self.kernel_size, self.stride = kernel_size, stride if stride is not None else kernel_size
+        self.padding, self.ceil_mode = padding, ceil_mode
+        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.avg_pool2d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool2d(Module):
+    """The mean over each channel's H × W (output_size 1)."""
+
+    def __init__(self, output_size: Any) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.adaptive_avg_pool2d(input, self.output_size)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
 class LayerNorm(Module):
     """Normalise each row over its last dimensions (``normalized_shape``) to mean 0 and variance 1,
     then scale by ``weight`` and shift by ``bias`` (each of ``normalized_shape``), as in a
@@ -719,6 +887,7 @@ class BatchNorm1d(Module):
     """
 
     _version = 2
+    _input_dims, _input_text = (2, 3), "2D or 3D"
     _optional_keys = ("num_batches_tracked",)  # as torch: a plain dict (no _metadata) may omit it
 
     def __init__(
@@ -760,8 +929,8 @@ class BatchNorm1d(Module):
             self.num_batches_tracked.zero_()
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        if input.dim() not in (2, 3):
-            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+        if input.dim() not in self._input_dims:
+            raise ValueError(f"expected {self._input_text} input (got {input.dim()}D input)")
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             self.num_batches_tracked.add_(1)
@@ -784,6 +953,13 @@ class BatchNorm1d(Module):
             f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
             f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}"
         )
+
+
+class BatchNorm2d(BatchNorm1d):
+    """Normalise each channel (dimension 1 of (N, C, H, W)) to mean 0 and variance 1 over the batch
+    and the positions, then scale and shift: BatchNorm1d for images."""
+
+    _input_dims, _input_text = (4,), "4D"
 
 
 class Embedding(Module):

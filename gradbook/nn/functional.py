@@ -257,6 +257,152 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
 # ------------------------------------------------ normalisation and lookup
 
 
+def _ints(value: Any, nd: int) -> tuple[int, ...]:
+    """An int or a tuple of them, as one per spatial dimension."""
+    return tuple(int(v) for v in value) if isinstance(value, (tuple, list)) else (int(value),) * nd
+
+
+def _conv_padding(padding: Any, kernel: tuple, dilation: tuple, stride: tuple) -> tuple[tuple[int, int], ...]:
+    """Each spatial dimension's (before, after) padding; 'same' keeps the size (stride 1 only)."""
+    if padding == "valid":
+        return ((0, 0),) * len(kernel)
+    if padding == "same":
+        if any(s != 1 for s in stride):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        totals = [d * (k - 1) for k, d in zip(kernel, dilation)]
+        return tuple((t // 2, t - t // 2) for t in totals)
+    if isinstance(padding, str):
+        raise ValueError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
+    return tuple((p, p) for p in _ints(padding, len(kernel)))
+
+
+def _convolution(
+    input: Tensor, weight: Tensor, bias: Any, stride: Any, padding: Any, dilation: Any, groups: int, nd: int
+) -> Tensor:  # noqa: A002
+    if input.ndim == nd + 1:  # one example without a batch dimension, as torch accepts
+        return _convolution(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups, nd).squeeze(0)
+    if input.ndim != nd + 2:
+        raise RuntimeError(
+            f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to conv{nd}d, but got input of size: "
+            f"{list(input.shape)}"
+        )
+    if input.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input{list(input.shape)} to have "
+            f"{weight.shape[1] * groups} channels, but got {input.shape[1]} channels instead"
+        )
+    kernel = tuple(weight.shape[2:])
+    stride, dilation = _ints(stride, nd), _ints(dilation, nd)
+    pads = _conv_padding(padding, kernel, dilation, stride)
+    bias = bias if bias is not None else _factories.zeros(weight.shape[0], dtype=input.dtype)  # needs no gradient
+    return _nn_ops.ConvolutionBackward0.apply(
+        input, weight, bias, stride=stride, padding=pads, dilation=dilation, groups=groups
+    )
+
+
+def conv2d(
+    input: Tensor,  # noqa: A002
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
+    """A 2-D convolution (as torch, a cross-correlation): input (N, C, H, W), weight (O, C/groups, kH,
+    kW); one ConvolutionBackward0 node.
+
+    >>> import gradbook as torch
+    >>> x = torch.arange(9.0).reshape(1, 1, 3, 3)
+    >>> torch.nn.functional.conv2d(x, torch.ones(1, 1, 2, 2))
+    tensor([[[[ 8., 12.],
+              [20., 24.]]]])
+    """
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 2)
+
+
+def conv1d(
+    input: Tensor,  # noqa: A002
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
+    """A 1-D convolution: input (N, C, L), weight (O, C/groups, k); one ConvolutionBackward0 node."""
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 1)
+
+
+def _pool_args(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any = 1) -> tuple:
+    if input.ndim not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    kernel = _ints(kernel_size, 2)
+    stride = kernel if stride is None or stride == [] else _ints(stride, 2)
+    pads, dilation = _ints(padding, 2), _ints(dilation, 2)
+    for p, k, d in zip(pads, kernel, dilation):
+        if p > (d * (k - 1) + 1) // 2:
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and "
+                f"dilation={d}"
+            )
+    return kernel, stride, tuple((p, p) for p in pads), dilation
+
+
+def max_pool2d(
+    input: Tensor,  # noqa: A002
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
+    """The largest value of each window; one MaxPool2DWithIndicesBackward0 node (the gradient goes
+    to each window's largest value). ``return_indices=True`` also gives where each one was, as an
+    index into its channel's H·W values."""
+    if ceil_mode:
+        raise NotImplementedError("gradbook's max_pool2d has no ceil_mode: pad the input so the windows fit")
+    if input.ndim == 3:
+        out = max_pool2d(input.unsqueeze(0), kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+        return (out[0].squeeze(0), out[1].squeeze(0)) if return_indices else out.squeeze(0)
+    kernel, stride, pads, dilation = _pool_args(input, kernel_size, stride, padding, dilation)
+    out = _nn_ops.MaxPool2DWithIndicesBackward0.apply(
+        input, kernel=kernel, stride=stride, padding=pads, dilation=dilation
+    )
+    if not return_indices:
+        return out
+    return out, Tensor._make(_nn_ops.pool_indices(input._array, kernel, stride, pads, dilation))
+
+
+def avg_pool2d(
+    input: Tensor,  # noqa: A002
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: Any = None,
+) -> Tensor:
+    """The mean of each window (padding counted as zeros); one AvgPool2DBackward0 node."""
+    if ceil_mode or not count_include_pad or divisor_override is not None:
+        raise NotImplementedError(
+            "gradbook's avg_pool2d averages whole windows only (no ceil_mode, count_include_pad=False or "
+            "divisor_override)"
+        )
+    if input.ndim == 3:
+        return avg_pool2d(input.unsqueeze(0), kernel_size, stride, padding).squeeze(0)
+    kernel, stride, pads, _ = _pool_args(input, kernel_size, stride, padding)
+    return _nn_ops.AvgPool2DBackward0.apply(input, kernel=kernel, stride=stride, padding=pads)
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
+    """The mean over each channel's H × W (output_size 1: the global average pooling of a CNN's head)."""
+    if _ints(output_size, 2) != (1, 1):
+        raise NotImplementedError("gradbook's adaptive_avg_pool2d has output_size 1 only: use avg_pool2d for others")
+    return input.mean((-2, -1), keepdim=True)
+
+
 def layer_norm(
     input: Tensor,  # noqa: A002
     normalized_shape: Any,
