@@ -1370,3 +1370,16 @@ def unbind(t: Tensor, dim: int) -> tuple[Tensor, ...]:
     if t.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     return ops.UnbindBackward0.apply(t, dim=check_dim(dim, t.ndim), sizes=())
+
+
+def bmm(a: Tensor, b: Tensor) -> Tensor:
+    """torch.bmm's checks, then the batched product (BmmBackward0, as torch records it)."""
+    for name, t in (("batch1", a), ("batch2", b)):
+        if t.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    if b.shape[:2] != (a.shape[0], a.shape[2]):
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, {a.shape[2]}] but got: "
+            f"[{b.shape[0]}, {b.shape[1]}]."
+        )
+    return matmul(a, b)

@@ -56,6 +56,7 @@ def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001, A002
 remainder = _function(Tensor.remainder)
 acos = _function(Tensor.acos)
 addcmul = _function(Tensor.addcmul)
+addmm = _function(Tensor.addmm)
 amax = _function(Tensor.amax)
 amin = _function(Tensor.amin)
 arccos = _function(Tensor.arccos)
@@ -70,6 +71,7 @@ chunk = _function(Tensor.chunk)
 clamp_max = _function(Tensor.clamp_max)
 clamp_min = _function(Tensor.clamp_min)
 cosh = _function(Tensor.cosh)
+bmm = _function(Tensor.bmm)
 cumprod = _function(Tensor.cumprod)
 diff = _function(Tensor.diff)
 fix = _function(Tensor.fix)
@@ -190,6 +192,7 @@ __all__ = [
     "abs",
     "acos",
     "add",
+    "addmm",
     "addcmul",
     "allclose",
     "amax",
@@ -204,6 +207,7 @@ __all__ = [
     "asin",
     "atan",
     "atan2",
+    "bmm",
     "cat",
     "ceil",
     "chunk",

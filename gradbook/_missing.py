@@ -6,13 +6,13 @@ from __future__ import annotations
 
 TENSOR = frozenset(
     """
-H absolute absolute_ acos_ acosh acosh_ addbmm addbmm_ addcdiv addcdiv_ addcmul_ addmm addmm_ addmv
-addmv_ addr addr_ adjoint aminmax angle apply_ arccos_ arccosh arccosh_ arcsin_ arcsinh arcsinh_
-arctan2_ arctan_ arctanh arctanh_ argwhere as_strided as_strided_ as_strided_scatter as_subclass
-asin_ asinh asinh_ atan2_ atan_ atanh atanh_ baddbmm baddbmm_ bernoulli bfloat16 bincount
-bitwise_and bitwise_and_ bitwise_left_shift bitwise_left_shift_ bitwise_not bitwise_not_ bitwise_or
-bitwise_or_ bitwise_right_shift bitwise_right_shift_ bitwise_xor bitwise_xor_ bmm broadcast_to byte
-cauchy_ ccol_indices cdouble cfloat chalf char cholesky cholesky_inverse cholesky_solve clamp_max_
+H absolute absolute_ acos_ acosh acosh_ addbmm addbmm_ addcdiv addcdiv_ addcmul_ addmm_ addmv addmv_
+addr addr_ adjoint aminmax angle apply_ arccos_ arccosh arccosh_ arcsin_ arcsinh arcsinh_ arctan2_
+arctan_ arctanh arctanh_ argwhere as_strided as_strided_ as_strided_scatter as_subclass asin_ asinh
+asinh_ atan2_ atan_ atanh atanh_ baddbmm baddbmm_ bernoulli bfloat16 bincount bitwise_and
+bitwise_and_ bitwise_left_shift bitwise_left_shift_ bitwise_not bitwise_not_ bitwise_or bitwise_or_
+bitwise_right_shift bitwise_right_shift_ bitwise_xor bitwise_xor_ broadcast_to byte cauchy_
+ccol_indices cdouble cfloat chalf char cholesky cholesky_inverse cholesky_solve clamp_max_
 clamp_min_ clip_ coalesce col_indices conj conj_physical conj_physical_ const_data_ptr copysign
 copysign_ corrcoef cosh_ count_nonzero cov cross crow_indices cummax cummin cumprod_ cumsum_
 data_ptr deg2rad deg2rad_ dense_dim dequantize det diag diag_embed diagflat diagonal
@@ -50,9 +50,9 @@ values vdot volatile vsplit xlogy xlogy_ xpu
 
 TORCH = frozenset(
     """
-abs_ absolute acos_ acosh acosh_ adaptive_avg_pool1d adaptive_max_pool1d addbmm addcdiv addmm addmv
-addmv_ addr adjoint affine_grid_generator alias_copy all alpha_dropout alpha_dropout_ aminmax amp
-angle any ao arccos_ arccosh arccosh_ arcsin_ arcsinh arcsinh_ arctan_ arctanh arctanh_
+abs_ absolute acos_ acosh acosh_ adaptive_avg_pool1d adaptive_max_pool1d addbmm addcdiv addmv addmv_
+addr adjoint affine_grid_generator alias_copy all alpha_dropout alpha_dropout_ aminmax amp angle any
+ao arccos_ arccosh arccosh_ arcsin_ arcsinh arcsinh_ arctan_ arctanh arctanh_
 are_deterministic_algorithms_enabled argwhere as_strided as_strided_ as_strided_copy
 as_strided_scatter asarray asin_ asinh asinh_ atan_ atanh atanh_ atleast_1d atleast_2d atleast_3d
 autocast autocast_decrement_nesting autocast_increment_nesting avg_pool1d baddbmm bartlett_window
@@ -60,7 +60,7 @@ batch_norm batch_norm_backward_elemt batch_norm_backward_reduce batch_norm_elemt
 batch_norm_gather_stats batch_norm_gather_stats_with_counts batch_norm_stats batch_norm_update_stats
 bfloat16 bilinear binary_cross_entropy_with_logits bincount binomial bit bits16 bits1x8 bits2x4
 bits4x2 bits8 bitwise_and bitwise_left_shift bitwise_not bitwise_or bitwise_right_shift bitwise_xor
-blackman_window block_diag bmm broadcast_shapes broadcast_tensors broadcast_to bucketize builtins
+blackman_window block_diag broadcast_shapes broadcast_tensors broadcast_to bucketize builtins
 can_cast cartesian_prod ccol_indices_copy cdist cdouble ceil_ celu celu_ cfloat chain_matmul chalf
 channel_shuffle channels_last channels_last_3d cholesky cholesky_inverse cholesky_solve
 choose_qparams_optimized clamp_ clamp_max_ clamp_min_ classes classproperty clear_autocast_cache

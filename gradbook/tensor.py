@@ -234,6 +234,18 @@ class Tensor:
         """Matrix product of two 2-D tensors."""
         return dispatch.matmul(self, dispatch.tensor_argument(other, "mm", "mat2"))
 
+    def bmm(self, mat2: Tensor) -> Tensor:
+        """Matrix products of two batches of matrices, (B, n, k) @ (B, k, m)."""
+        return dispatch.bmm(self, dispatch.tensor_argument(mat2, "bmm", "mat2"))
+
+    def addmm(self, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """self + mat1 @ mat2, one AddmmBackward0 node (as ``nn.Linear`` records it)."""
+        if beta != 1 or alpha != 1:
+            raise NotImplementedError(
+                "gradbook's addmm has beta=1 and alpha=1 only: write beta * input + alpha * (mat1 @ mat2)"
+            )
+        return dispatch.addmm(self, mat1, mat2)
+
     def mv(self, other: Tensor) -> Tensor:
         """Matrix-vector product."""
         return dispatch.matmul(self, dispatch.tensor_argument(other, "mv", "vec"))

@@ -606,6 +606,14 @@ CASES = {
     "clamp_min, clamp_max": lambda T: (T.tensor([-1.0, 2.0]).clamp_min(0.0), T.tensor([-1.0, 2.0]).clamp_max(0.0)),
     "trace of a non-square matrix": lambda T: T.arange(6.0).reshape(2, 3).trace(),
     "sort of a 0-d tensor": lambda T: T.tensor(3.0).sort(),
+    "bmm": lambda T: (lambda y: (y.shape, y.grad_fn.name()))(
+        T.bmm(T.ones(2, 3, 4, requires_grad=True), T.ones(2, 4, 5))
+    ),
+    "bmm of matrices": lambda T: T.bmm(T.ones(3, 4), T.ones(4, 5)),
+    "bmm of other batches": lambda T: T.bmm(T.ones(2, 3, 4), T.ones(3, 4, 5)),
+    "addmm": lambda T: (lambda y: (y, y.grad_fn.name()))(
+        T.addmm(T.ones(3), T.ones(2, 4, requires_grad=True), T.ones(4, 3))
+    ),
     "softsign as its ops": lambda T: _grads(T, lambda x: T.nn.functional.softsign(x), [-2.0, 0.5]),
     "normalize as its ops": lambda T: _grads(T, lambda x: T.nn.functional.normalize(x, dim=0), [3.0, 4.0]),
     "normalize of zeros": lambda T: _grads(T, lambda x: T.nn.functional.normalize(x, dim=0), [0.0, 0.0]),

@@ -157,3 +157,14 @@ def test_draw_and_record_backward_name_an_aliased_leaf_alike():
     rec = record_backward(y, retain_graph=True)
     assert rec.node("n1")["name"] == "x" and rec.node("n0")["name"] == "y"
     assert record_backward(y, names={"alias": x}).node("n1")["name"] == "alias"  # names= wins
+
+
+def test_fan_in_sums_are_per_output_of_a_node_with_several():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a, b = (x * 1).split(1)  # one SplitBackward0 node, two outputs
+    y = (a * 2 + b * 3 + a).sum()
+    recording = record_backward(y)
+    sums = [f for step in recording.steps for f in step.sums]
+    assert len(sums) == 1  # only output 0 (a) has two paths; b's 3 is not added to a's
+    assert sorted([sums[0].before.item(), sums[0].added.item()]) == [1.0, 2.0] and sums[0].total.item() == 3.0
+    assert x.grad.tolist() == [3.0, 3.0]

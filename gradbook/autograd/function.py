@@ -237,8 +237,8 @@ class BackwardCFunction(SeveralOutputs, Node):
 
     def release(self) -> None:
         if self._saved:
-            self._saved = self._packed = None
-            self._freed = True
+            self._freed = True  # a second backward through it refuses
+        self._saved = self._packed = None  # and ctx.saved_tensors raises, even if nothing was saved
 
 
 def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:

@@ -179,7 +179,7 @@ class _Recorder:
         self.before: np.ndarray | None = None  # a leaf's .grad when its AccumulateGrad starts
         self.upstream: Any = None
         self.running: str | None = None  # the node whose pre-hook ran last, until its post-hook
-        self.pending: dict[str, np.ndarray] = {}  # the gradient summed so far for each node
+        self.pending: dict[tuple[str, int], np.ndarray] = {}  # the gradient summed so far, per (node, output)
         self.handles: list[Any] = []
         # a retained .grad is set before the node's pre-hook runs (torch's retains_grad hook): read it now
         self.retained = {n.key: _copy(n.tensor.grad) for n in model.nodes if n.retains_grad}
@@ -196,7 +196,8 @@ class _Recorder:
 
     def _enter(self, n: Any, grad_outputs: tuple) -> None:
         self.running = n.key
-        self.pending.pop(n.key, None)
+        for place in [p for p in self.pending if p[0] == n.key]:  # each of its outputs' sums
+            del self.pending[place]
         self.upstream = _copy(grad_outputs[0])
         self.before = _copy(n.tensor.grad) if n.kind == "leaf" else None
 
@@ -208,13 +209,14 @@ class _Recorder:
             edges.append(EdgeFlow(slot=slot, target=target, rule=local_rule(n.node, slot), contribution=contribution))
             if target is None or contribution is None:
                 continue
-            if target in self.pending:  # two paths meet here: the engine adds them
-                before = self.pending[target]
+            place = (target, n.node.next_functions[slot][1])  # the engine sums per output of the target
+            if place in self.pending:  # two paths meet here: the engine adds them
+                before = self.pending[place]
                 total = before + contribution
                 sums.append(FanIn(target, before, contribution, total))
-                self.pending[target] = total
+                self.pending[place] = total
             else:
-                self.pending[target] = contribution
+                self.pending[place] = contribution
         self.steps.append(
             Step(
                 index=len(self.steps),

@@ -57,3 +57,25 @@ print(saved, log)
 print(z)
 z.sum().backward()  # the rebuilt input is still x: the second derivative reaches x.grad
 print(x.grad)
+
+
+class Twice(torch.autograd.Function):  # saves nothing: a second backward works, saved_tensors is gone
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+
+
+x = torch.tensor([1.0], requires_grad=True)
+y = Twice.apply(x)
+print(y.grad_fn.saved_tensors)
+y.backward()
+try:
+    print(y.grad_fn.saved_tensors)
+except RuntimeError as e:
+    print(str(e)[:60])
+y.backward()
+print(x.grad)
