@@ -141,3 +141,13 @@ def test_the_seed_calls_animate_with_growing_grad():
         (leaf,) = re.findall(r'<g id="a_n1_grad_value">.*?>(\d+)\.</text>', frames[-1], re.S)
         shown.append(leaf)
     assert shown == ["4", "8", "12"]
+
+
+def test_a_refused_pass_ends_on_a_frame_that_says_refused_in_words():
+    x = torch.tensor(2.0, requires_grad=True)
+    y = x * x
+    y.backward()  # frees the saved x: the next backward through y refuses
+    with pytest.raises(RuntimeError) as error:
+        record_backward(y)
+    frames = animate(error.value.recording).frames_svg()
+    assert ">refused<" in frames[-1] and all(">refused<" not in f for f in frames[:-1])

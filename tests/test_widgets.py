@@ -157,7 +157,7 @@ def test_backward_player_steps_through_the_chain_rule():
     # the ledger shows local × upstream at the MulBackward0 step, and the leaf's .grad at the end
     mul = next(i for i, s in enumerate(steps) if s.name == "MulBackward0")
     player.go(mul + 1)
-    assert "∂out/∂self = other" in player.current_ledger
+    assert "∂out/∂self = other = 3." in player.current_ledger  # 3 * x: the rule, and its value here
     player.player.buttons["▶|"].click()
     assert "7." in player.player.current(2)  # dy/dx = 2x + 3 = 7
     player.player.buttons["|◀"].click()
@@ -280,3 +280,11 @@ def test_the_seed_lesson_runs_on_real_torch_the_same():
     lab.backward()  # the graph of 2 * x was freed: torch's own error, shown in the lab
     assert lab.error.startswith("Trying to backward through the graph a second time")
     assert lab.x.grad.item() == 14.0
+
+
+def test_tangent_explorer_runs_on_torch_when_given_it():
+    torch = pytest.importorskip("torch")
+    explorer = TangentExplorer(lambda x: x**3, (-2, 2), x=1.0, library=torch)
+    assert explorer.slope == 3.0 and explorer.value == 1.0  # d(x³)/dx = 3x² at 1, by torch's backward
+    explorer.slider.value = -1.0
+    assert explorer.slope == 3.0 and explorer.value == -1.0

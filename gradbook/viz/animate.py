@@ -136,7 +136,10 @@ def _states(recording: BackwardRecording) -> list[dict[str, str]]:
     if recording.error is not None and recording.error.key is not None:
         if previous is not None:
             state[f"{previous}.fill"] = picture.fills[previous]
-        state[f"{recording.error.key}.fill"] = COLOURS["refused"]
+        key = recording.error.key
+        state[f"{key}.fill"] = COLOURS["refused"]
+        if f"{key}_saved_name" in state:  # in words too, not by colour only (a projector, colour blindness)
+            state[f"{key}_saved_name"], state[f"{key}_saved.bg"] = "refused", COLOURS["refused"]
         frames.append(dict(state))
     return frames
 

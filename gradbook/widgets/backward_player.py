@@ -6,6 +6,7 @@ import html
 from typing import Any
 
 import ipywidgets as w
+import numpy as np
 
 from .. import Tensor, draw
 from ..viz import BackwardRecording, animate, record_backward
@@ -26,6 +27,18 @@ def _node_title(recording: BackwardRecording, key: str | None) -> str:
     if node["kind"] == "leaf":
         return f"{node['name'] or key} (AccumulateGrad)"
     return f"{node['label']}" + (f" → {node['name']}" if node["name"] else "")
+
+
+def _local_number(upstream: Any, contribution: Any) -> str:
+    """`` = <value>`` of the local derivative where the recording shows it elementwise: the
+    contribution divided by the upstream gradient, when the two have one shape and the upstream
+    has no zero (a matrix rule, or a broadcast, keeps its rule text alone)."""
+    if upstream is None or contribution is None:
+        return ""
+    up, out = np.asarray(upstream), np.asarray(contribution)
+    if up.shape != out.shape or not np.all(up != 0):
+        return ""
+    return " = " + short_value(out / up)
 
 
 def ledger_frames(recording: BackwardRecording) -> list[str]:
@@ -56,9 +69,10 @@ def ledger_frames(recording: BackwardRecording) -> list[str]:
                 sums = "no gradient sent"
             else:
                 sums = f"<code>{upstream}</code> × local = <code>{html.escape(short_value(flow.contribution))}</code>"
+            rule = flow.rule + _local_number(step.upstream, flow.contribution)
             rows.append(
                 f"<tr><td {_TD}>→ {html.escape(_node_title(recording, flow.target))}</td>"
-                f"<td {_TD}>local <code>{html.escape(flow.rule)}</code><br>{sums}</td></tr>"
+                f"<td {_TD}>local <code>{html.escape(rule)}</code><br>{sums}</td></tr>"
             )
         for s in step.sums:
             rows.append(

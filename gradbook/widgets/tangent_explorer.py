@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import ipywidgets as w
 import numpy as np
@@ -15,8 +16,9 @@ from ._common import STATUS_HEIGHT, StaticFallback, SvgFigure, error_html, guard
 
 class TangentExplorer(StaticFallback, w.VBox):
     """A slider for x; the plot shows ``f`` and the tangent at x with slope ``x.grad``, where
-    ``x.grad`` comes from ``f(x).backward()`` in gradbook. The figure is made once and redrawn in
-    place (same size, new SVG), so moving the slider does not flicker.
+    ``x.grad`` comes from ``f(x).backward()`` in gradbook (or in ``library``: pass ``library=torch``
+    and ``f`` gets real torch tensors). The figure is made once and redrawn in place (same size, new
+    SVG), so moving the slider does not flicker.
 
     >>> import gradbook as torch
     >>> from gradbook.widgets import TangentExplorer
@@ -36,7 +38,9 @@ class TangentExplorer(StaticFallback, w.VBox):
         x: float | None = None,
         step: float | None = None,
         samples: int = 200,
+        library: Any = None,
     ) -> None:
+        self.library = library if library is not None else gradbook  # the module that makes x: gradbook or torch
         low, high = (float(v) for v in x_range)
         if not low < high:
             raise ValueError(f"TangentExplorer got x_range={x_range!r}; it must be (low, high) with low < high")
@@ -69,19 +73,20 @@ class TangentExplorer(StaticFallback, w.VBox):
         self.update()
 
     def _f_values(self, grid: np.ndarray) -> np.ndarray:
-        with gradbook.no_grad():
+        lib = self.library
+        with lib.no_grad():
             try:  # elementwise f works on the whole grid at once
-                values = np.asarray(self.f(gradbook.tensor(grid, dtype=gradbook.float64)).numpy(), dtype=float)
+                values = np.asarray(self.f(lib.tensor(grid, dtype=lib.float64)).numpy(), dtype=float)
                 if values.shape == grid.shape:
                     return values
             except Exception:
                 pass
-            return np.array([float(self.f(gradbook.tensor(float(v), dtype=gradbook.float64))) for v in grid])
+            return np.array([float(self.f(lib.tensor(float(v), dtype=lib.float64))) for v in grid])
 
     def update(self) -> None:
         """Recompute f(x) and x.grad at the slider's x, and redraw the tangent."""
         x0 = float(self.slider.value)
-        x = gradbook.tensor(x0, dtype=gradbook.float64, requires_grad=True)
+        x = self.library.tensor(x0, dtype=self.library.float64, requires_grad=True)
         y = self.f(x)
         y.backward()
         self.value, self.slope = float(y.item()), float(x.grad.item())
