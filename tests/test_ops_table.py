@@ -240,23 +240,25 @@ def test_each_input_has_one_rule_with_its_own_text(name):
 
 
 def test_the_worked_example_of_docs_engine_md_adds_an_op():
-    """docs/engine.md adds sinh in one class: run its code as written and check the new op."""
+    """docs/engine.md adds tan in one class: run its code as written and check the new op."""
     text = (Path(__file__).resolve().parents[1] / "docs" / "engine.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    (cls_source,) = [b for b in blocks if b.startswith("class SinhBackward0(Op):")]
+    (cls_source,) = [b for b in blocks if b.startswith("class TanBackward0(Op):")]
+    assert not hasattr(ops, "TanBackward0"), "gradbook has tan now: the worked example needs another op"
     scope = dict(vars(ops))
     exec(cls_source, scope)  # as if written in ops.py
-    sinh = scope["SinhBackward0"]
-    x = gradbook.tensor([0.5, -1.0, 2.0], dtype=gradbook.float64, requires_grad=True)
-    y = sinh.apply(x)
-    assert y.grad_fn.name() == "SinhBackward0" and y.grad_fn._saved_self is x
-    np.testing.assert_allclose(y.detach().numpy(), np.sinh([0.5, -1.0, 2.0]))
-    assert gradbook.autograd.gradcheck(sinh.apply, (x,))
+    tan = scope["TanBackward0"]
+    values = np.array([0.5, -1.0, 1.2])
+    x = gradbook.tensor(values, dtype=gradbook.float64, requires_grad=True)
+    y = tan.apply(x)
+    assert y.grad_fn.name() == "TanBackward0" and y.grad_fn._saved_self is x
+    np.testing.assert_allclose(y.detach().numpy(), np.tan(values))
+    assert gradbook.autograd.gradcheck(tan.apply, (x,))
     (g,) = gradbook.autograd.grad(y.sum(), x, create_graph=True)  # the rule is differentiable again
     (gg,) = gradbook.autograd.grad(g.sum(), x)
-    np.testing.assert_allclose(gg.numpy(), np.sinh([0.5, -1.0, 2.0]))  # d²sinh/dx² = sinh
+    np.testing.assert_allclose(gg.numpy(), 2 * np.tan(values) / np.cos(values) ** 2)  # d²tan/dx² = 2 tan sec²
     if torch is not None:
-        assert torch.tensor(1.0, requires_grad=True).sinh().grad_fn.name() == "SinhBackward0"
+        assert torch.tensor(1.0, requires_grad=True).tan().grad_fn.name() == "TanBackward0"
 
 
 SECOND_DERIVATIVES = {  # rules that must record under create_graph (their Tensor branch)
