@@ -288,3 +288,29 @@ def test_tangent_explorer_runs_on_torch_when_given_it():
     assert explorer.slope == 3.0 and explorer.value == 1.0  # d(x³)/dx = 3x² at 1, by torch's backward
     explorer.slider.value = -1.0
     assert explorer.slope == 3.0 and explorer.value == -1.0
+
+
+def test_tangent_explorer_shows_what_f_did_wrong_and_keeps_the_last_good_x():
+    def sqrt_of_positive(x):
+        if x.detach().item() < 0:
+            raise ValueError("negative")
+        return x.sqrt()
+
+    explorer = TangentExplorer(sqrt_of_positive, (-1.0, 4.0), x=1.0)  # the grid's negative half: a gap
+    assert (explorer.x, explorer.value, explorer.slope, explorer.error) == (1.0, 1.0, 0.5, None)  # ½/√x
+    explorer.slider.value = -0.5
+    assert explorer.error == "at x = -0.5: ValueError: negative" and "gradbook-error" in explorer.status.value
+    assert repr(explorer) == "TangentExplorer(x=1, f(x)=1, slope=0.5, error)"  # still the last good x
+    explorer.slider.value = 4.0
+    assert (explorer.value, explorer.slope, explorer.error) == (2.0, 0.25, None)
+    for f, message in [
+        (lambda x: torch.stack([x, x]), "must be one number (a one-element tensor), but it has shape [2]"),
+        (lambda x: 3.0, "must return a tensor computed from x, but it returned float"),
+        (lambda x: torch.tensor(3.0), "does not depend on x"),
+    ]:
+        assert message in TangentExplorer(f, (-1.0, 1.0)).error  # shown in the widget, not raised
+
+
+def test_backward_player_names_what_it_takes():
+    with pytest.raises(TypeError, match="BackwardPlayer takes the tensor to run backward\\(\\) from"):
+        BackwardPlayer(3.0)

@@ -151,6 +151,11 @@ class BackwardPlayer(StaticFallback, w.VBox):
         collapsed: str | None = None
         if isinstance(y_or_recording, BackwardRecording):
             recording = y_or_recording
+        elif not hasattr(y_or_recording, "grad_fn"):
+            raise TypeError(
+                "BackwardPlayer takes the tensor to run backward() from (gradbook's or torch's), or a "
+                f"BackwardRecording; got {type(y_or_recording).__name__}"
+            )
         else:
             names = tensor_names(None, 2)  # the caller's variables, named by draw()'s rule
             try:

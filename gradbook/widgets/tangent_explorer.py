@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -47,7 +48,7 @@ class TangentExplorer(StaticFallback, w.VBox):
         self.f = f
         self.x_range = (low, high)
         self.error: str | None = None
-        self.value = self.slope = float("nan")
+        self.x = self.value = self.slope = float("nan")  # at the last x where f worked
         self.status = w.HTML(error_html(None), layout=w.Layout(height=STATUS_HEIGHT, overflow="auto"))
         start = (low + high) / 2 if x is None else float(x)
         self.slider = w.FloatSlider(
@@ -73,23 +74,49 @@ class TangentExplorer(StaticFallback, w.VBox):
         self.update()
 
     def _f_values(self, grid: np.ndarray) -> np.ndarray:
+        """f on the plot's grid: the whole grid at once if f is elementwise, else point by point,
+        with a gap (nan) wherever f raises or gives no number."""
         lib = self.library
         with lib.no_grad():
-            try:  # elementwise f works on the whole grid at once
+            try:
                 values = np.asarray(self.f(lib.tensor(grid, dtype=lib.float64)).numpy(), dtype=float)
                 if values.shape == grid.shape:
                     return values
             except Exception:
                 pass
-            return np.array([float(self.f(lib.tensor(float(v), dtype=lib.float64))) for v in grid])
+            return np.array([self._point(lib.tensor(float(v), dtype=lib.float64)) for v in grid])
+
+    def _point(self, x: Tensor) -> float:
+        try:
+            return float(self.f(x))
+        except Exception:
+            return float("nan")
+
+    def _checked(self, x: Tensor) -> Tensor:
+        """f(x), or a ValueError that says what f gave instead of a one-element tensor computed from x."""
+        y = self.f(x)
+        if not hasattr(y, "backward") or not hasattr(y, "numel"):
+            raise ValueError(f"f must return a tensor computed from x, but it returned {type(y).__name__}")
+        if y.numel() != 1:
+            raise ValueError(f"f(x) must be one number (a one-element tensor), but it has shape {list(y.shape)}")
+        if not y.requires_grad:
+            raise ValueError("f(x) does not depend on x (it has no grad_fn): there is no slope to show")
+        return y
 
     def update(self) -> None:
-        """Recompute f(x) and x.grad at the slider's x, and redraw the tangent."""
+        """Recompute f(x) and x.grad at the slider's x, and redraw the tangent. If f fails there,
+        the status line says why, and the plot and readout keep the last x where it worked."""
         x0 = float(self.slider.value)
         x = self.library.tensor(x0, dtype=self.library.float64, requires_grad=True)
-        y = self.f(x)
-        y.backward()
-        self.value, self.slope = float(y.item()), float(x.grad.item())
+        try:
+            y = self._checked(x)
+            y.backward()
+        except Exception as error:
+            last = traceback.format_exception_only(type(error), error)[-1].strip()
+            self.error = f"at x = {x0:.4g}: {last}"
+            self.status.value = error_html(self.error, "the plot shows the last x where f worked")
+            return
+        self.x, self.value, self.slope = x0, float(y.item()), float(x.grad.item())
         low, high = self.x_range
         self._tangent.set_data(
             [low, high], [self.value + self.slope * (low - x0), self.value + self.slope * (high - x0)]
@@ -107,4 +134,5 @@ class TangentExplorer(StaticFallback, w.VBox):
         return self.plot.widget.value + self.readout.value
 
     def __repr__(self) -> str:
-        return f"TangentExplorer(x={self.slider.value:.4g}, f(x)={self.value:.4g}, slope={self.slope:.4g})"
+        error = ", error" if self.error else ""
+        return f"TangentExplorer(x={self.x:.4g}, f(x)={self.value:.4g}, slope={self.slope:.4g}{error})"
