@@ -314,3 +314,32 @@ def test_tangent_explorer_shows_what_f_did_wrong_and_keeps_the_last_good_x():
 def test_backward_player_names_what_it_takes():
     with pytest.raises(TypeError, match="BackwardPlayer takes the tensor to run backward\\(\\) from"):
         BackwardPlayer(3.0)
+
+
+def _live_widgets() -> int:
+    from ipywidgets.widgets import widget as widget_module
+
+    return len(widget_module._instances)  # every ipywidget the kernel still holds (and the browser mirrors)
+
+
+def test_close_releases_every_widget_it_made_and_use_does_not_leak():
+    before = _live_widgets()
+    for make in (
+        lambda: AccumulationLab(lambda x: x * x, x=2.0),
+        lambda: BackwardPlayer(torch.tensor(2.0, requires_grad=True) ** 2),
+        lambda: GraphView(torch.tensor(2.0, requires_grad=True) * 3),
+        lambda: TangentExplorer(lambda x: x * x),
+    ):
+        widget = make()
+        assert _live_widgets() > before
+        widget.close()
+        assert _live_widgets() == before, type(widget).__name__
+    lab = AccumulationLab(lambda x: x * x, x=2.0)
+    lab.backward()
+    in_use = _live_widgets()
+    for _ in range(5):  # each call replaces the frames: the old ones (and their layouts) are closed
+        lab.new_graph()
+        lab.backward()
+    assert _live_widgets() == in_use
+    lab.close()
+    assert _live_widgets() == before

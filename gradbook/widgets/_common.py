@@ -88,8 +88,10 @@ class FramePlayer(w.VBox):
         self.speed = w.IntSlider(
             value=600, min=100, max=2000, step=100, description="ms/frame", layout=w.Layout(width="240px")
         )
-        w.jslink((self.play, "value"), (self.slider, "value"))
-        w.jslink((self.speed, "value"), (self.play, "interval"))
+        self.links = [  # kept, so that close() closes them too
+            w.jslink((self.play, "value"), (self.slider, "value")),
+            w.jslink((self.speed, "value"), (self.play, "interval")),
+        ]
         self.buttons = {
             label: w.Button(description=label, tooltip=tip, layout=w.Layout(width="42px"))
             for label, tip in (("|◀", "first"), ("◀", "back"), ("▶", "forward"), ("▶|", "last"))
@@ -102,8 +104,7 @@ class FramePlayer(w.VBox):
             w.Stack([], layout=w.Layout(width=width, height=height, overflow="hidden"))
             for width, height in zip(panel_widths, heights)
         ]
-        for stack in self.stacks:
-            w.jslink((self.slider, "value"), (stack, "selected_index"))
+        self.links += [w.jslink((self.slider, "value"), (stack, "selected_index")) for stack in self.stacks]
         self.frames: list[list[str]] = [[] for _ in self.stacks]
         controls = w.HBox(
             [self.play, *self.buttons.values(), self.slider, self.speed], layout=w.Layout(flex_flow="row wrap")
@@ -123,8 +124,10 @@ class FramePlayer(w.VBox):
             old = stack.children
             stack.children = [w.HTML(f) for f in frames]
             stack.selected_index = 0
-            for child in old:
-                child.close()
+            for child in old:  # with its layout and style: each is a widget of its own
+                for part in (child.layout, getattr(child, "style", None), child):
+                    if part is not None:
+                        part.close()
         self.frames = [list(p) for p in panels]
         self.slider.max = self.play.max = max(count - 1, 0)
         if autoplay and count > 1:
@@ -183,6 +186,19 @@ class StaticFallback:
     def static_svg(self) -> str | None:
         return None
 
+    def close(self) -> None:
+        """Close this widget and every widget it made (children, layouts, styles, links, hidden
+        frames), so that a closed widget leaves nothing behind in the kernel or the browser."""
+        try:
+            widgets = _reachable_widgets(self)
+        except Exception:  # at interpreter exit, with the modules half gone: as ipywidgets would
+            return super().close()  # type: ignore[misc]
+        for widget in widgets:
+            w.Widget.close(widget)
+        for name in ("recording", "recordings"):  # what a recording holds (a graph's tensors) goes too
+            if name in vars(self):
+                setattr(self, name, None)
+
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
         try:
@@ -193,6 +209,31 @@ class StaticFallback:
         except Exception as error:  # the fallback must never break the live widget's display
             bundle["text/html"] = f"<pre>{html.escape(repr(self))}: no static view ({html.escape(str(error))})</pre>"
         return bundle
+
+
+def _reachable_widgets(root: Any) -> list[Any]:
+    """Every ipywidget reachable from ``root`` through children, layout, style and the instance
+    attributes of gradbook's own objects (lists, tuples and dicts of them too), ``root`` last."""
+    found: dict[int, Any] = {}
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in found:
+            continue
+        if isinstance(obj, w.Widget):
+            found[id(obj)] = obj
+            stack.extend(getattr(obj, "children", ()))
+            stack.extend(v for v in (getattr(obj, "layout", None), getattr(obj, "style", None)) if v is not None)
+        if type(obj).__module__.startswith("gradbook") and hasattr(obj, "__dict__"):
+            for value in vars(obj).values():
+                if isinstance(value, (list, tuple)):
+                    stack.extend(value)
+                elif isinstance(value, dict):
+                    stack.extend(value.values())
+                else:
+                    stack.append(value)
+    widgets = [v for v in found.values() if v is not root]
+    return widgets + ([root] if isinstance(root, w.Widget) else [])
 
 
 def drawing_svg(drawing: Any) -> str:
