@@ -343,3 +343,15 @@ def test_close_releases_every_widget_it_made_and_use_does_not_leak():
     assert _live_widgets() == in_use
     lab.close()
     assert _live_widgets() == before
+
+
+def test_a_lab_driven_from_code_shows_its_last_frame_and_a_click_plays():
+    lab = AccumulationLab(lambda x: x * x, x=2.0)
+    for _ in range(3):
+        lab.new_graph()
+        lab.backward()
+    player = lab.player
+    assert not player.play.playing and player.slider.value == player.slider.max > 0  # saved: not "playing"
+    assert ">12.<" in player.current(0).replace(" ", "") and lab.history[-1]["grad"] == 12.0  # as the table
+    lab.buttons["backward()"].click()
+    assert player.play.playing and player.slider.value == 0  # a click plays the new pass in the browser

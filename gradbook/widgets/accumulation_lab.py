@@ -101,7 +101,7 @@ class AccumulationLab(StaticFallback, w.VBox):
         self.buttons = {}
         for label, (tip, action) in buttons.items():
             button = w.Button(description=label, tooltip=tip, layout=w.Layout(width="auto"))
-            button.on_click(guarded(self, action))
+            button.on_click(guarded(self, self._clicked(action)))
             self.buttons[label] = button
         self.buttons["backward()"].button_style = "primary"
 
@@ -240,7 +240,23 @@ class AccumulationLab(StaticFallback, w.VBox):
             self.player.show([svg_box(self._drawing())])
             return
         frames = [svg_box(svg) for svg in animate(recording).frames_svg()]
-        self.player.show(frames, autoplay=True)  # the browser plays it; the kernel is not involved
+        # a click plays the pass in the browser (no kernel round trip); a call from code shows the
+        # last frame, so that a saved notebook shows the same x.grad as the history table
+        self.player.show(frames, autoplay=self._playing)
+        if not self._playing:
+            self.player.go(len(frames) - 1)
+
+    _playing = False  # True while a button's action runs
+
+    def _clicked(self, action: Any) -> Any:
+        def run() -> None:
+            self._playing = True
+            try:
+                action()
+            finally:
+                self._playing = False
+
+        return run
 
     @staticmethod
     def _freed_note(recording: Any) -> str:
