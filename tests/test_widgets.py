@@ -355,3 +355,13 @@ def test_a_lab_driven_from_code_shows_its_last_frame_and_a_click_plays():
     assert ">12.<" in player.current(0).replace(" ", "") and lab.history[-1]["grad"] == 12.0  # as the table
     lab.buttons["backward()"].click()
     assert player.play.playing and player.slider.value == 0  # a click plays the new pass in the browser
+
+
+def test_a_large_output_gets_ones_like_by_name_in_the_gradient_editor():
+    lab = AccumulationLab(lambda x: x * torch.ones(1000, 1000), x=2.0)  # 10⁶ outputs
+    assert lab.gradient_text.value == "ones_like(y)"  # not 10⁶ numbers of text for the browser
+    lab.use_gradient.value = True
+    lab.backward()
+    assert lab.x.grad.item() == 1_000_000.0 and lab.error is None  # Σ of ones × ∂(x·1)/∂x
+    small = AccumulationLab(lambda x: x * torch.ones(3), x=2.0)
+    assert small.gradient_text.value == "[1.0, 1.0, 1.0]"  # short: the numbers themselves, to edit

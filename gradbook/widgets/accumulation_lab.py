@@ -46,6 +46,10 @@ def _plain(value: Any) -> Any:
     return a.tolist()
 
 
+_ONES = "ones_like(y)"  # the editor's text for a gradient of ones too large to write out
+_WRITTEN_OUT = 64  # up to this many elements, the editor shows the numbers themselves
+
+
 class AccumulationLab(StaticFallback, w.VBox):
     """Repeated ``backward()`` calls, animated, with a history of what each call added to ``x.grad``.
 
@@ -145,8 +149,10 @@ class AccumulationLab(StaticFallback, w.VBox):
         self.graphs += 1
         scalar = y.numel() == 1
         self.gradient_editor.layout.display = "none" if scalar else "flex"
-        if not scalar and np.shape(self._editor_values()) != tuple(y.shape):
-            self.gradient_text.value = repr(np.ones(y.shape).tolist())  # ones_like(y)
+        if not scalar and not self._editor_fits(y):
+            # ones_like(y): written out while it is short, by name for a large y (10⁶ numbers of
+            # text would be sent to the browser)
+            self.gradient_text.value = repr(np.ones(y.shape).tolist()) if y.numel() <= _WRITTEN_OUT else _ONES
         self._set_status(None)
         self.player.show([svg_box(self._drawing())])
 
@@ -215,8 +221,10 @@ class AccumulationLab(StaticFallback, w.VBox):
         """The ``gradient=`` passed to backward(): the editor's numbers when ticked, else None."""
         if not self.use_gradient.value:
             return None
-        values = ast.literal_eval(self.gradient_text.value.strip() or "None")
         lib = library_of([self.x], "AccumulationLab")
+        if self.gradient_text.value.strip() == _ONES and self.y is not None:
+            return lib.ones_like(self.y)
+        values = ast.literal_eval(self.gradient_text.value.strip() or "None")
         return None if values is None else lib.tensor(values, dtype=self.y.dtype if self.y is not None else None)
 
     @gradient.setter
@@ -266,6 +274,12 @@ class AccumulationLab(StaticFallback, w.VBox):
         node = recording.node(refused.key)
         saved = ", ".join(node["saves"]) or "its saved tensors"
         return f"{refused.name} (drawn freed, then refused) lost {saved} to the first backward(). "
+
+    def _editor_fits(self, y: Any) -> bool:
+        """Whether the editor's gradient already has y's shape (so a new graph keeps the user's numbers)."""
+        if self.gradient_text.value.strip() == _ONES:
+            return y.numel() > _WRITTEN_OUT
+        return np.shape(self._editor_values()) == tuple(y.shape)
 
     def _editor_values(self) -> Any:
         try:
