@@ -78,5 +78,5 @@ def test_each_ledger_row_shows_local_times_upstream_equals_contribution():
     x = gradbook.tensor(2.0, requires_grad=True)
     rec = record_backward(x * 3.0, stacklevel=0)
     step = ledger_frames(rec)[1]
-    assert "local <code>∂out/∂self = other</code><br><code>1.</code> × local = <code>3.</code>" in step
+    assert "local <code>∂out/∂self = other = 3.</code><br><code>1.</code> × local = <code>3.</code>" in step
     np.testing.assert_array_equal(rec.steps[0].edges[0].contribution, 3.0)

@@ -133,7 +133,7 @@ def test_display_bundle_has_the_widget_and_a_static_svg():
     lab.backward()
     bundle = lab._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert "<svg" in bundle["text/html"] and "gradbook-history" in bundle["text/html"]
+    assert "data:image/svg+xml;base64," in bundle["text/html"] and "gradbook-history" in bundle["text/html"]
     assert bundle["text/plain"] == repr(lab) == "AccumulationLab(calls=1, graphs=1, x.grad=4.)"
 
 
@@ -257,7 +257,7 @@ def test_a_saved_notebook_shows_the_widgets_without_a_kernel(tmp_path):
     data = output["data"]
     assert data["text/plain"] == "AccumulationLab(calls=1, graphs=1, x.grad=4.)"
     assert "application/vnd.jupyter.widget-view+json" in data
-    assert "<svg" in data["text/html"] and "gradbook-history" in data["text/html"]
+    assert "data:image/svg+xml;base64," in data["text/html"] and "gradbook-history" in data["text/html"]
     state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     models = {m["model_name"] for m in state.values()}
     assert {"StackModel", "PlayModel", "LinkModel"} <= models
@@ -365,3 +365,19 @@ def test_a_large_output_gets_ones_like_by_name_in_the_gradient_editor():
     assert lab.x.grad.item() == 1_000_000.0 and lab.error is None  # Σ of ones × ∂(x·1)/∂x
     small = AccumulationLab(lambda x: x * torch.ones(3), x=2.0)
     assert small.gradient_text.value == "[1.0, 1.0, 1.0]"  # short: the numbers themselves, to edit
+
+
+def test_saved_views_are_images_that_survive_an_untrusted_notebook():
+    import base64
+    import re
+    import xml.etree.ElementTree as ET
+
+    lab = AccumulationLab(lambda x: x * x, x=2.0)
+    lab.backward()
+    for widget in (lab, TangentExplorer(lambda x: x * x), GraphView(torch.tensor(2.0, requires_grad=True) * 3)):
+        saved = widget._repr_mimebundle_()["text/html"]
+        assert "<svg" not in saved  # a sanitiser strips inline SVG to its bare text
+        images = re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', saved)
+        assert images, type(widget).__name__
+        for data in images:
+            assert ET.fromstring(base64.b64decode(data)).tag.endswith("svg")  # each one a whole SVG picture

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -76,6 +77,7 @@ def jupyterlab(tmp_path):
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
     _notebook(home / "work" / "widgets.ipynb")
+    shutil.copy(ROOT / "notebooks" / "01_backward_and_accumulation.ipynb", home / "work" / "lesson01.ipynb")
     settings = home / "config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')  # no network, no popup
@@ -275,3 +277,26 @@ def test_widgets_run_and_play_in_chromium(jupyterlab, tmp_path):
             killer.cancel()
             context.close()
     assert watchdog.is_alive()  # the test finished before the watchdog fired
+
+
+def test_a_cloned_lesson_shows_pictures_before_anything_runs(jupyterlab, tmp_path):
+    """A fresh clone's notebook is untrusted: JupyterLab sanitises its HTML outputs. The widgets'
+    saved views must still be pictures (data: URI images), not the bare text of stripped SVG."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    url, watchdog = jupyterlab
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1024, "height": 768})  # a projector
+            page.set_default_timeout(STEP)
+            page.goto(f"{url}/lab/tree/lesson01.ipynb")
+            page.wait_for_function("() => document.querySelectorAll('.jp-OutputArea-output').length > 3")
+            images = page.locator(".jp-OutputArea-output img[src^='data:image/svg+xml']")
+            images.first.wait_for(state="attached")
+            assert images.count() >= 2  # the lab's graph and plot, at least
+            text = page.locator(".jp-Notebook").inner_text()
+            assert "Matplotlib v" not in text and "AccumulateGrad grad" not in text  # no stripped-SVG text
+            images.first.scroll_into_view_if_needed()
+            page.screenshot(path=str(tmp_path / "lesson01_untrusted.png"))  # look at it: a picture, not text
+        finally:
+            browser.close()

@@ -9,9 +9,11 @@ frames by itself.
 
 from __future__ import annotations
 
+import base64
 import functools
 import html
 import io
+import re
 import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -202,7 +204,7 @@ class StaticFallback:
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
         try:
-            bundle["text/html"] = self.static_html()
+            bundle["text/html"] = svgs_as_images(self.static_html())
             svg = self.static_svg()
             if svg:
                 bundle["image/svg+xml"] = svg
@@ -234,6 +236,22 @@ def _reachable_widgets(root: Any) -> list[Any]:
                     stack.append(value)
     widgets = [v for v in found.values() if v is not root]
     return widgets + ([root] if isinstance(root, w.Widget) else [])
+
+
+_SVG = re.compile(r"(?:<\?xml[^>]*\?>\s*)?(?:<!DOCTYPE[^>]*>\s*)?(?:<!--.*?-->\s*)*<svg\b.*?</svg>", re.S)
+
+
+def svgs_as_images(markup: str) -> str:
+    """Each inline ``<svg>`` of ``markup`` as an ``<img>`` with a data: URI. A notebook that is not
+    trusted (a fresh clone) has its HTML outputs sanitised, which strips inline SVG to its bare
+    text; an image with a data: URI survives, so the saved picture is what a student sees."""
+
+    def image(match: re.Match[str]) -> str:
+        svg = match.group(0)
+        data = base64.b64encode(svg.encode()).decode()
+        return f'<img alt="gradbook picture" src="data:image/svg+xml;base64,{data}">'
+
+    return _SVG.sub(image, markup)
 
 
 def drawing_svg(drawing: Any) -> str:
