@@ -46,6 +46,7 @@ def _plain(value: Any) -> Any:
     return a.tolist()
 
 
+_TABLE_HEIGHT = 170  # px of the history table; more calls scroll, the newest in view
 _ONES = "ones_like(y)"  # the editor's text for a gradient of ones too large to write out
 _WRITTEN_OUT = 64  # up to this many elements, the editor shows the numbers themselves
 
@@ -110,7 +111,7 @@ class AccumulationLab(StaticFallback, w.VBox):
         self.buttons["backward()"].button_style = "primary"
 
         self.player = FramePlayer(["100%"], [GRAPH_HEIGHT])
-        self.table = w.HTML(layout=w.Layout(height="170px", overflow="auto", width="330px"))
+        self.table = w.HTML(layout=w.Layout(height=f"{_TABLE_HEIGHT}px", overflow="hidden", width="330px"))
         self.plot = SvgFigure(3.5, 2.2)
         ax = self.plot.ax
         ax.set_xlabel("backward() call")
@@ -292,7 +293,10 @@ class AccumulationLab(StaticFallback, w.VBox):
         self.status.value = error_html(text, hint, kind)
 
     def _update_history(self) -> None:
-        head = "".join(f"<th style='padding:1px 6px'>{h}</th>" for h in ("call", "graph", "added", "x.grad after"))
+        head = "".join(
+            f"<th style='padding:1px 6px;position:sticky;top:0;background:#fff'>{h}</th>"
+            for h in ("call", "graph", "added", "x.grad after")
+        )
         rows = []
         for row in self.history:
             if row["error"]:
@@ -306,9 +310,10 @@ class AccumulationLab(StaticFallback, w.VBox):
             rows.append(
                 f"<tr style='{style}'>" + "".join(f"<td style='padding:1px 6px'>{c}</td>" for c in cells) + "</tr>"
             )
-        self.table.value = (
+        self.table.value = (  # a column-reverse box opens scrolled to its end: the newest call shows
+            f'<div style="display:flex;flex-direction:column-reverse;overflow-y:auto;max-height:{_TABLE_HEIGHT - 4}px">'
             '<table class="gradbook-history" style="font-size:12px;border-collapse:collapse">'
-            f"<tr>{head}</tr>{''.join(rows)}</table>"
+            f"<tr>{head}</tr>{''.join(rows)}</table></div>"
         )
         self._update_plot()
 
