@@ -300,3 +300,36 @@ def test_a_cloned_lesson_shows_pictures_before_anything_runs(jupyterlab, tmp_pat
             page.screenshot(path=str(tmp_path / "lesson01_untrusted.png"))  # look at it: a picture, not text
         finally:
             browser.close()
+
+
+def test_an_exported_animation_plays_offline_from_a_file(tmp_path):
+    """animation.to_html(path): one file, nothing fetched; in Chromium with the network cut off,
+    the buttons step through the frames and Play runs to the end."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    import gradbook as torch
+    from gradbook.viz import animate, record_backward
+
+    x = torch.tensor(2.0, requires_grad=True)
+    page_file = tmp_path / "backward.html"
+    animation = animate(record_backward(x * x + 3 * x))
+    animation.to_html(str(page_file))
+    requests: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            context = browser.new_context(offline=True, viewport={"width": 1024, "height": 768})
+            page = context.new_page()
+            page.set_default_timeout(STEP)
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(page_file.as_uri())
+            visible = "() => [...document.querySelectorAll('.frame')].findIndex(f => !f.hidden)"
+            assert page.evaluate(visible) == 0
+            page.click("#next")
+            page.click("#next")
+            assert page.evaluate(visible) == 2 and page.inner_text("#caption").startswith("step 2:")
+            page.click("#play")
+            page.wait_for_function(f"() => ({visible})() === {len(animation) - 1}")
+            page.screenshot(path=str(tmp_path / "exported.png"))
+        finally:
+            browser.close()
+    assert all(url.startswith("file:") for url in requests)  # the page fetched nothing else

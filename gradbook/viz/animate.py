@@ -91,8 +91,76 @@ class Animation:
         """Every frame, in order."""
         return [self.frame_svg(i) for i in range(len(self))]
 
+    def to_html(self, path: str | None = None, title: str = "backward(), step by step") -> str:
+        """One self-contained HTML page of the animation, for slides or a course site: every frame
+        inline, buttons, a slider and Play in a few lines of JavaScript, nothing fetched (it works
+        offline, from a file). Written to ``path`` if given; the page is returned.
+
+        >>> import gradbook as torch
+        >>> from gradbook.viz import record_backward, animate
+        >>> page = animate(record_backward(torch.tensor(2.0, requires_grad=True) ** 2)).to_html()
+        >>> page.startswith("<!DOCTYPE html>") and page.count("<svg") == 3
+        True
+        """
+        captions = ["before backward()"] + [f"step {s.index + 1}: {s.name}" for s in self.recording.steps]
+        if self.recording.error is not None:
+            captions.append(f"refused: {self.recording.error.message}")
+        parts = []
+        for i, svg in enumerate(self.frames_svg()):
+            text = escape(captions[min(i, len(captions) - 1)], quote=True)
+            parts.append(f'<div class="frame"{"" if i == 0 else " hidden"} data-caption="{text}">{svg}</div>')
+        frames = "".join(parts)
+        page = _PAGE.format(title=escape(title), last=len(self) - 1, frames=frames, caption=escape(captions[0]))
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(page)
+        return page
+
     def __repr__(self) -> str:
         return f"Animation({len(self)} frames, {len(self.recording.nodes)} nodes)"
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font-family: sans-serif; margin: 1em; }}
+.controls {{ display: flex; gap: .5em; align-items: center; margin-bottom: .5em; }}
+.frame svg {{ max-width: 100%; height: auto; }}
+button {{ font-size: 1em; }}
+</style></head>
+<body>
+<h3>{title}</h3>
+<div class="controls">
+<button id="first" title="first">|&#9664;</button><button id="back" title="back">&#9664;</button>
+<button id="play" title="play">play</button><button id="next" title="forward">&#9654;</button>
+<button id="end" title="last">&#9654;|</button>
+<input id="step" type="range" min="0" max="{last}" value="0"><span id="caption">{caption}</span>
+</div>
+{frames}
+<script>
+const frames = document.querySelectorAll(".frame"), step = document.getElementById("step");
+const caption = document.getElementById("caption");
+let timer = null;
+function show(i) {{
+  i = Math.max(0, Math.min(frames.length - 1, i));
+  frames.forEach((f, k) => {{ f.hidden = k !== i; }});
+  step.value = i; caption.textContent = frames[i].dataset.caption;
+}}
+function stop() {{ clearInterval(timer); timer = null; document.getElementById("play").textContent = "play"; }}
+document.getElementById("first").onclick = () => {{ stop(); show(0); }};
+document.getElementById("back").onclick = () => {{ stop(); show(+step.value - 1); }};
+document.getElementById("next").onclick = () => {{ stop(); show(+step.value + 1); }};
+document.getElementById("end").onclick = () => {{ stop(); show(frames.length - 1); }};
+step.oninput = () => {{ stop(); show(+step.value); }};
+document.getElementById("play").onclick = () => {{
+  if (timer) return stop();
+  if (+step.value === frames.length - 1) show(0);
+  document.getElementById("play").textContent = "pause";
+  timer = setInterval(() => {{ if (+step.value >= frames.length - 1) stop(); else show(+step.value + 1); }}, 700);
+}};
+</script>
+</body></html>
+"""
 
 
 def animate(recording: BackwardRecording, renderer: str | None = None, legend: bool = False) -> Animation:
