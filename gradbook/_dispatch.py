@@ -1228,7 +1228,8 @@ class _Topk(_ReturnType):
 
 def _order(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
     """Indices that sort ``a`` along ``dim`` (equal values keep their order)."""
-    return np.argsort(-a if descending and a.dtype.kind != "b" else a, axis=dim, kind="stable")
+    key = a.astype(np.int8) if a.dtype.kind == "b" else a  # a bool array has no negative
+    return np.argsort(-key if descending else key, axis=dim, kind="stable")
 
 
 def sort(t: Tensor, dim: int, descending: bool) -> Any:
@@ -1237,13 +1238,13 @@ def sort(t: Tensor, dim: int, descending: bool) -> Any:
     if t.ndim == 0:
         return _Sort((ops.SortBackward0.apply(t, dim=None, indices=None), Tensor._make(np.zeros((), np.int64))))
     indices = _order(t._array, d, descending)
-    if descending and t._array.dtype.kind == "b":
-        indices = np.flip(np.argsort(t._array, axis=d, kind="stable"), d)
     return _Sort((ops.SortBackward0.apply(t, dim=d, indices=indices), Tensor._make(indices)))
 
 
 def topk(t: Tensor, k: int, dim: int, largest: bool) -> Any:
     """``(values, indices)`` of the k largest (or smallest) along dim, largest first."""
+    if t._array.dtype.kind == "b":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     d = check_dim(dim, t.ndim)
     size = t._array.shape[d] if t.ndim else 1
     if not 0 <= k <= size:

@@ -272,12 +272,13 @@ def _arange_values(start: float, step: float, n: builtins.int, kind: type) -> np
     chunk = -(-n // tasks) if n else 1
     out = np.empty(n, kind)
     for begin in range(0, n, chunk):
-        i = np.arange(begin, min(n, begin + chunk))
-        vector = i < begin + (i.size - i.size % (2 * width))  # the rest: one value at a time
+        end = min(n, begin + chunk)
+        split = end - (end - begin) % (2 * width)  # the vector loop's blocks end here; the rest one by one
+        i = np.arange(begin, split)
         first = begin + (i - begin) // width * width  # the index each vector starts at
         base = _fma.fma(step, first, start, np.float64).astype(kind).astype(np.float64)
-        stepped = _fma.fma(i - first, step, base, np.float64)
-        out[begin : begin + i.size] = np.where(vector, stepped, _fma.fma(step, i, start, np.float64)).astype(kind)
+        out[begin:split] = _fma.fma(i - first, step, base, np.float64).astype(kind)
+        out[split:end] = _fma.fma(step, np.arange(split, end), start, np.float64).astype(kind)
     return out
 
 
@@ -301,9 +302,10 @@ def linspace(
     if steps < 2 or not (np.isfinite(first) and np.isfinite(last)):
         return _leaf(np.linspace(first, last, steps), d, requires_grad, "linspace", device)
     step = (last - first) / kind(steps - 1)  # in the result's dtype, as torch
-    i = np.arange(steps)
-    below = i < steps // 2
-    values = np.where(below, _fma.fma(step, i, first, kind), _fma.fma(-step, steps - 1 - i, last, kind))
+    half = steps // 2
+    values = np.concatenate(
+        [_fma.fma(step, np.arange(half), first, kind), _fma.fma(-step, np.arange(steps - half - 1, -1, -1), last, kind)]
+    )
     return _leaf(values, d, requires_grad, "linspace", device)
 
 

@@ -153,18 +153,13 @@ def isclose(
     return input.isclose(other, rtol, atol, equal_nan)
 
 
-def is_floating_point(input: Tensor) -> builtins.bool:  # noqa: A002
-    return input.is_floating_point()
+is_floating_point = _function(Tensor.is_floating_point)
+is_inference = _function(Tensor.is_inference)
 
 
 def is_tensor(obj: Any) -> builtins.bool:
     """True for a gradbook Tensor (or Parameter)."""
     return isinstance(obj, Tensor)
-
-
-def is_inference(input: Tensor) -> builtins.bool:  # noqa: A002
-    """Whether ``input`` was made inside ``inference_mode``."""
-    return input.is_inference()
 
 
 def numel(t: Tensor) -> builtins.int:

@@ -1343,7 +1343,7 @@ class TruncBackward0(Op):
     """out = self rounded toward 0"""
 
     forward = staticmethod(np.trunc)
-    rules = {"∂out/∂self = 0 (a step function)": lambda n, g: g * 0}
+    rules = {"∂out/∂self = 0 (a step function)": lambda n, g: _zeros(g)}
 
 
 class FracBackward0(Op):
@@ -1937,14 +1937,10 @@ def _unsort(g: Any, n: Op) -> Any:
     if n.indices is None:  # a 0-d tensor sorted
         return g
     if _is_tensor(g):
-        return _zeros_tensor(shape, dtype).scatter(n.dim, Tensor._make(n.indices), g)
+        return Tensor._make(np.zeros(shape, dtype)).scatter(n.dim, Tensor._make(n.indices), g)
     out = np.zeros(shape, dtype)
     np.put_along_axis(out, n.indices, g, n.dim)
     return out
-
-
-def _zeros_tensor(shape: tuple, dtype: Any) -> Tensor:
-    return Tensor._make(np.zeros(shape, dtype))
 
 
 def _roll(g: Any, shifts: tuple, dims: tuple) -> Any:

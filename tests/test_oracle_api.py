@@ -563,6 +563,11 @@ CASES = {
     "amax shares the gradient among ties": lambda T: _grads(T, lambda x: x.amax(), [3.0, 1.0, 3.0]),
     "amax along a dim with ties": lambda T: _grads(T, lambda x: x.amax(1), [[1.0, 1.0], [2.0, 0.0]]),
     "sort keeps equal values in order": lambda T: T.tensor([2.0, 1.0, 2.0, 0.0]).sort(stable=True),
+    "sort of bools, descending": lambda T: T.tensor([True, False, True, False]).sort(descending=True),
+    "topk of bools": lambda T: T.tensor([True, False, True]).topk(2),
+    "trunc's gradient of an inf": lambda T: (lambda x: (x.trunc().backward(T.tensor(float("inf"))), x.grad)[1])(
+        leaf(T, 1.5)
+    ),
     "sort descending": lambda T: T.tensor([[2.0, 1.0, 3.0], [0.0, 5.0, 4.0]]).sort(descending=True),
     "sort's gradient": lambda T: _grads(T, lambda x: x.sort().values * T.tensor([1.0, 10.0, 100.0]), [3.0, 1.0, 2.0]),
     "argsort": lambda T: T.tensor([[2.0, 1.0, 3.0], [0.0, 5.0, 4.0]]).argsort(dim=0),

@@ -125,7 +125,7 @@ class SoftplusBackward0(Op):
     rules = {
         "∂out/∂self = σ(beta·self) (1 above the threshold)": (
             lambda n, g, self: _where(
-                _constant(_array_of(self) * n.beta > n.threshold, g), g, g * _sigmoid_any(self * n.beta)
+                _constant(_array(self) * n.beta > n.threshold, g), g, g * _sigmoid_any(self * n.beta)
             )
         ),
     }
@@ -160,7 +160,7 @@ class EluBackward0(Op):
     forward = staticmethod(lambda a, alpha: np.where(a > 0, a, alpha * np.expm1(a.astype(np.float64))).astype(a.dtype))
     rules = {
         "∂out/∂self = 1 where self > 0, else alpha e^self": (
-            lambda n, g, self: _where(_constant(_array_of(self) > 0, g), g, g * _exp(self) * n.alpha)
+            lambda n, g, self: _where(_constant(_array(self) > 0, g), g, g * _exp(self) * n.alpha)
         ),
     }
 
@@ -172,7 +172,7 @@ class HardtanhBackward0(Op):
     forward = staticmethod(lambda a, min_val, max_val: np.clip(a, min_val, max_val).astype(a.dtype))
     rules = {
         "∂out/∂self = 1 strictly inside (min_val, max_val), else 0": (
-            lambda n, g, self: g * _constant((_array_of(self) > n.min_val) & (_array_of(self) < n.max_val), g)
+            lambda n, g, self: g * _constant((_array(self) > n.min_val) & (_array(self) < n.max_val), g)
         ),
     }
 
@@ -185,10 +185,6 @@ class LogSigmoidBackward0(Op):
         lambda a: (np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a.astype(np.float64))))).astype(a.dtype)
     )
     rules = {"∂out/∂self = 1 - σ(self) = σ(-self)": lambda n, g, self: g * _sigmoid_any(-self)}
-
-
-def _array_of(x: Any) -> np.ndarray:
-    return x._array if _is_tensor(x) else x
 
 
 def _sigmoid_any(x: Any) -> Any:
@@ -335,21 +331,21 @@ class MaxPool2DWithIndicesBackward0(Op):
     """out = the largest value of each window (``kernel_size``, ``stride``, ``padding``, ``dilation``)"""
 
     saves = ("self",)
-    forward = staticmethod(lambda a, kernel, stride, padding, dilation: _max_pool(a, kernel, stride, padding, dilation))
+    forward = staticmethod(_max_pool)
     rules = {"∂/∂self: each g to its window's largest value": lambda n, g, self: _max_pool_grad(n, g, self)}
 
 
-def _pool_argmax(n: Op, x: np.ndarray) -> np.ndarray:
-    fields = _fields(_padded(x, n.padding, -np.inf), n.kernel, n.stride, n.dilation)
-    flat = fields.reshape(fields.shape[:4] + (-1,))
-    return np.argmax(flat, axis=-1)  # the first largest, as torch
+def _window_argmax(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
+    """(N, C, Ho, Wo): the place, 0 .. K-1, of each window's largest value (the first, as torch)."""
+    fields = _fields(_padded(x, padding, -np.inf), kernel, stride, dilation)
+    return np.argmax(fields.reshape(fields.shape[:4] + (-1,)), axis=-1)
 
 
 def _max_pool_grad(n: Op, g: Any, x: Any) -> Any:
-    best = _pool_argmax(n, _array(x))
+    best = _window_argmax(_array(x), n.kernel, n.stride, n.padding, n.dilation)
     onehot = np.arange(math.prod(n.kernel)) == best[..., None]  # (N, C, Ho, Wo, K): the largest of each window
     if _is_tensor(g):
-        return _pool_grad_recorded(n, g * 1, _constant(onehot.astype(g._array.dtype), g), n.dilation)
+        return _pool_grad_recorded(n, g, _constant(onehot.astype(g._array.dtype), g), n.dilation)
     onehot = onehot.reshape(best.shape + tuple(n.kernel))
     return _unfields(onehot * g[..., None, None], x.shape, n.padding, n.kernel, n.stride, n.dilation)
 
@@ -388,11 +384,10 @@ def _avg_pool_grad(n: Op, g: Any) -> Any:
 def pool_indices(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
     """max_pool2d's indices: where each window's largest value is, as an index into its channel's
     H·W values (torch's ``return_indices``)."""
-    fields = _fields(_padded(x, padding, -np.inf), kernel, stride, dilation)
-    best = np.argmax(fields.reshape(fields.shape[:4] + (-1,)), axis=-1)
+    best = _window_argmax(x, kernel, stride, padding, dilation)
     dy, dx = np.divmod(best, kernel[1])
-    rows = np.arange(fields.shape[2])[:, None] * stride[0] - padding[0][0] + dy * dilation[0]
-    cols = np.arange(fields.shape[3])[None, :] * stride[1] - padding[1][0] + dx * dilation[1]
+    rows = np.arange(best.shape[2])[:, None] * stride[0] - padding[0][0] + dy * dilation[0]
+    cols = np.arange(best.shape[3])[None, :] * stride[1] - padding[1][0] + dx * dilation[1]
     return (rows * x.shape[3] + cols).astype(np.int64)
 
 
