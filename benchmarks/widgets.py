@@ -13,6 +13,13 @@ Rows (medians, with min and max, over the runs; default renderer), on a 50-node 
 - **AccumulationLab.new_graph()**: ``y = f(x)`` and its drawing.
 - **BackwardPlayer(y)**: record, frames, ledger and leaf panels.
 - **TangentExplorer move**: one slider move (f, backward, plot redrawn).
+
+Then the player's cost to the browser, on chains of 50, 600 (and with ``--big``, 5,000) nodes:
+the bytes of widget state a ``BackwardPlayer`` sends (JSON state and the gzipped payload: the SVG
+once, each step's changes), the widgets it makes, and where its build time goes (recording,
+Graphviz's layout, gradbook's payload). Targets: 600 nodes in ≤ 1 MB, 5,000 in ≤ 5 MB built in
+≤ 2 s. With ``--browser`` (Debian's chromium and playwright), one step's apply time in the
+browser at 300 nodes: every step of an exported animation, applied by player.js (target ≤ 5 ms).
 """
 
 from __future__ import annotations
@@ -40,7 +47,10 @@ def chain(x: gradbook.Tensor) -> gradbook.Tensor:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=7)
-    runs = parser.parse_args().runs
+    parser.add_argument("--big", action="store_true", help="also 5,000 nodes (Graphviz lays it out for minutes)")
+    parser.add_argument("--browser", action="store_true", help="also one step's apply time in Chromium")
+    args = parser.parse_args()
+    runs = args.runs
 
     x = gradbook.tensor(0.5, requires_grad=True)
     nodes = len(GraphModel.from_roots(chain(x)).nodes)
@@ -60,6 +70,92 @@ def main() -> None:
     row("BackwardPlayer(y), 50 nodes", timed(lambda: BackwardPlayer(chain(x)), runs))
     values = iter([(-3 + 6 * i / (runs * 2)) for i in range(runs * 2)])
     row("TangentExplorer slider move", timed(lambda: setattr(explorer.slider, "value", next(values)), runs))
+    print()
+    state_table([50, 600] + ([5000] if args.big else []))
+    if args.browser:
+        print()
+        browser_apply(300)
+
+
+def long_chain(nodes: int) -> gradbook.Tensor:
+    x = gradbook.tensor(0.5, requires_grad=True)
+    for _ in range((nodes - 2) // 2):
+        x = (x * 1.01).tanh()
+    return 2 * x
+
+
+def state_table(sizes: list[int]) -> None:
+    """Bytes of widget state and build time of a BackwardPlayer, animated in full."""
+    import json
+    import time
+
+    from ipywidgets.widgets import widget as module
+    from ipywidgets.widgets.widget import _remove_buffers
+
+    from gradbook.widgets._common import _reachable_widgets
+    from gradbook.widgets._frontend import pack
+
+    print("| nodes | record | layout | payload + gzip | state sent | of it, SVG raw → gzip | widgets made |")
+    print("|------:|-------:|-------:|---------------:|-----------:|----------------------:|-------------:|")
+    for nodes in sizes:
+        y = long_chain(nodes)
+        start = time.perf_counter()
+        recording = record_backward(y)
+        recorded = time.perf_counter()
+        animation = animate(recording)
+        laid_out = time.perf_counter()
+        payload = animation.payload()
+        pack(payload)
+        packed = time.perf_counter()
+        before = len(module._instances)
+        player = BackwardPlayer(recording, max_nodes=10**6)
+        made = len(module._instances) - before
+        sent = 0
+        for child in _reachable_widgets(player):
+            state, _, buffers = _remove_buffers(child.get_state())
+            sent += len(json.dumps(state)) + sum(len(memoryview(b).cast("B")) for b in buffers)
+        svg = payload["svg"].encode()
+        import gzip
+
+        print(
+            f"| {len(recording.nodes):5d} | {recorded - start:5.2f} s | {laid_out - recorded:5.2f} s "
+            f"| {packed - laid_out:13.3f} s | {sent / 1e6:7.2f} MB | {len(svg) / 1e6:6.2f} → "
+            f"{len(gzip.compress(svg)) / 1e6:5.2f} MB | {made:12d} |"
+        )
+        player.close()
+
+
+def browser_apply(nodes: int) -> None:
+    """Every step of a ``nodes``-node animation applied by player.js in Chromium (an exported page)."""
+    import statistics
+    import tempfile
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("browser: playwright is not installed")
+        return
+    animation = animate(record_backward(long_chain(nodes)))
+    with tempfile.TemporaryDirectory() as folder:
+        page_file = Path(folder) / "player.html"
+        animation.to_html(str(page_file))
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1024, "height": 768})
+            page.goto(page_file.as_uri())
+            page.wait_for_selector(".gb-player[data-ready='1']")
+            times = page.evaluate(
+                """count => { const root = document.querySelector('.gb-player'), out = [];
+                    for (let i = 1; i < count; i++) { root.gradbook.show(i); out.push(+root.dataset.applyMs); }
+                    const t0 = performance.now(); root.gradbook.show(0); out.push(performance.now() - t0);
+                    return out; }""",
+                len(animation),
+            )
+            browser.close()
+    steps, back = times[:-1], times[-1]
+    print(f"browser (Chromium), {len(animation.recording.nodes)} nodes, {len(steps)} steps applied by player.js:")
+    print(f"  one step: median {statistics.median(steps):.3f} ms, max {max(steps):.3f} ms (target ≤ 5 ms)")
+    print(f"  back to frame 0 (every slot restored): {back:.3f} ms")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,11 @@
 """Write the lesson notebooks 01-07 from the cells below, then execute and save them with outputs.
 
 Run from anywhere: ``python3 notebooks/build_lessons.py`` (all lessons) or ``... 01 03`` (some).
-The notebooks are saved executed, with widget state, so GitHub and nbviewer render them; the
-cells marked ``# NBVAL_CHECK_OUTPUT`` are compared by ``pytest --nbval-lax`` on every test run.
+The notebooks are saved executed, each widget as its self-contained view and no widget state:
+a picture where a notebook is not trusted (a fresh clone, GitHub, nbviewer), and the working
+player where scripts run (a trusted notebook, ``nbconvert --to html``), offline; running the
+cell gives the live widget. The cells marked ``# NBVAL_CHECK_OUTPUT`` are compared by
+``pytest --nbval-lax`` on every test run.
 Edit the lessons here, never the .ipynb files, and rebuild.
 """
 
@@ -1172,6 +1175,9 @@ LESSONS = {
 }
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
 def build(name: str, cells: list[nbformat.NotebookNode]) -> Path:
     """Write one lesson, execute it in a fresh python3 kernel from notebooks/, and save it."""
     nb = nbformat.v4.new_notebook()
@@ -1179,9 +1185,13 @@ def build(name: str, cells: list[nbformat.NotebookNode]) -> Path:
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
     client = NotebookClient(
-        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(HERE)}}, store_widget_state=True
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(HERE)}}, store_widget_state=False
     )
     client.execute()
+    for cell in nb.cells:  # a saved widget view would show "model not found": keep the self-contained view
+        for output in cell.get("outputs", []):
+            if "text/html" in output.get("data", {}):
+                output["data"].pop(WIDGET_VIEW, None)
     for cell in nb.cells:
         cell.pop("id", None)  # ids would change every build; nbformat 4.4 notebooks do without
     nb.nbformat_minor = 4

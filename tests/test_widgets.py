@@ -1,6 +1,7 @@
 """The notebook widgets' state, driven from Python as a lesson or a button would (no browser)."""
 
 import re
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
@@ -74,7 +75,7 @@ def test_backward_twice_without_retain_graph_shows_torchs_error_and_keeps_grad()
     rec = lab.recordings[-1]
     refused = rec.error.key
     assert rec.node(refused)["freed"]
-    frames = lab.player.frames[0]
+    frames = [lab.view.frame_svg(i) for i in range(len(lab.view))]
     assert '<g id="a_n0_saved_name">' in frames[0] and ">freed</text>" in frames[0]  # drawn freed ...
     assert node_fill(frames[-1], refused) == COLOURS["refused"]  # ... then refusing
     # with retain_graph ticked, a second call on one graph works and accumulates
@@ -142,11 +143,11 @@ def test_backward_player_steps_through_the_chain_rule():
     y = x * x + 3 * x
     player = BackwardPlayer(y)
     steps = player.recording.steps
-    assert len(player.player) == len(steps) + 1 and repr(player) == f"BackwardPlayer({len(steps) + 1} frames, frame 0)"
+    assert len(player) == len(steps) + 1 and repr(player) == f"BackwardPlayer({len(steps) + 1} frames, frame 0)"
     assert player.highlighted is None and COLOURS["running"] not in player.current_svg
     seen = []
     for i in range(1, len(steps) + 1):
-        player.player.buttons["▶"].click()
+        player.step(1)
         assert player.frame == i
         key = player.highlighted
         assert key == steps[i - 1].key
@@ -158,22 +159,63 @@ def test_backward_player_steps_through_the_chain_rule():
     mul = next(i for i, s in enumerate(steps) if s.name == "MulBackward0")
     player.go(mul + 1)
     assert "∂out/∂self = other = 3." in player.current_ledger  # 3 * x: the rule, and its value here
-    player.player.buttons["▶|"].click()
-    assert "7." in player.player.current(2)  # dy/dx = 2x + 3 = 7
-    player.player.buttons["|◀"].click()
-    assert player.frame == 0 and "None" in player.player.current(2)
-    # Play, slider and stacks are linked in the browser
-    assert len(player.player.stacks[0].children) == len(player.player)
+    player.go(len(player) - 1)
+    assert "7." in player.current_leaves  # dy/dx = 2x + 3 = 7
+    player.go(0)
+    assert player.frame == 0 and "None" in player.current_leaves
+    player.step(-1)
+    assert player.frame == 0  # clamped
+
+
+def _replay(payload: dict, frame: int) -> ET.Element:
+    """What the browser's player shows at ``frame``: the live SVG with the payload's changes of
+    frames 1..frame applied, as player.js applies them (the browser test runs player.js itself)."""
+    root = ET.fromstring(payload["svg"])
+    marked = {int(e.get("data-gb")): e for e in root.iter() if e.get("data-gb") is not None}
+    state = list(payload["base"])
+    for diff in payload["diffs"][1 : frame + 1]:
+        for k in range(0, len(diff), 2):
+            state[diff[k]] = diff[k + 1]
+    for slot, value in enumerate(state):
+        for k, where in payload["targets"][slot]:
+            if where == "text":
+                marked[k].text = value
+            else:
+                marked[k].set(where, value)
+    for e in marked.values():
+        del e.attrib["data-gb"]
+    return root
+
+
+@pytest.mark.parametrize("build", ["square_plus", "refused", "fan_in"])
+def test_the_browser_payload_replays_to_every_frame_python_draws(build):
+    """One SVG and per-step changes: replayed in any order, they give each frame exactly."""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    if build == "square_plus":
+        y = (x * x + 3 * x).sum()
+    elif build == "fan_in":
+        a = x.exp()
+        y = (a * a.sin() + a).sum()
+    else:
+        y = (x * x).sum()
+        y.backward()
+    player = BackwardPlayer(y)
+    payload = player.view.payload
+    assert len(payload["diffs"]) == len(player) == len(payload["ledger"]) == len(payload["leaf_diffs"])
+    for i in [*range(len(player)), 0, len(player) - 1, 1]:  # forward, then jumps back and forth
+        assert ET.tostring(_replay(payload, i)) == ET.tostring(ET.fromstring(player.view.frame_svg(i))), i
+    changed = sum(len(d) // 2 for d in payload["diffs"])
+    assert changed < len(player) * len(payload["base"]) / 4  # only what changes travels per step
 
 
 def test_backward_player_plays_a_recording_and_a_refused_pass():
     x = torch.tensor(2.0, requires_grad=True)
     y = x * x
     rec = record_backward(y)
-    assert len(BackwardPlayer(rec).player) == 3
+    assert len(BackwardPlayer(rec)) == 3
     refused = BackwardPlayer(y)  # the second backward of y: torch's error, in the widget
     assert refused.error.startswith(SECOND_TIME) and "refused" in repr(refused)
-    refused.go(len(refused.player) - 1)
+    refused.go(len(refused) - 1)
     assert node_fill(refused.current_svg, "n0") == COLOURS["refused"] and SECOND_TIME in refused.current_ledger
 
 
@@ -183,8 +225,8 @@ def test_large_graphs_use_the_collapsed_drawing():
     for _ in range(40):
         y = (y * 1.01).tanh()
     player = BackwardPlayer(y, max_nodes=30)
-    assert len(player.player) == len(player.recording.steps) + 1
-    assert player.current_svg == player.player.frames[0][-1]  # one drawing for every step
+    assert len(player) == len(player.recording.steps) + 1
+    assert player.current_svg == player.view.frame_svg(len(player) - 1)  # one drawing for every step
     assert "hidden" in player.current_svg or "more" in player.current_svg
 
 
@@ -207,10 +249,10 @@ def test_graph_view_toggles_and_refresh():
     x = torch.tensor(3.0, requires_grad=True)
     y = x * x
     view = GraphView(y)
-    assert "<svg" in view.graph.value and repr(view) == "GraphView(2 nodes, show=data,grad,shape,names)"
+    assert "<svg" in view.graph.current_svg and repr(view) == "GraphView(2 nodes, show=data,grad,shape,names)"
     assert "grad" in view.shown
     view.show["grad"].value = False
-    assert "grad" not in view.shown and "<svg" in view.graph.value
+    assert "grad" not in view.shown and "<svg" in view.graph.current_svg
     view.show["grad"].value = True
     before = view.svg
     y.backward()
@@ -259,10 +301,10 @@ def test_a_saved_notebook_shows_the_widgets_without_a_kernel(tmp_path):
     assert "application/vnd.jupyter.widget-view+json" in data
     assert "data:image/svg+xml;base64," in data["text/html"] and "gradbook-history" in data["text/html"]
     state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    models = {m["model_name"] for m in state.values()}
-    assert {"StackModel", "PlayModel", "LinkModel"} <= models
-    frames = [m for m in state.values() if m["model_name"] == "HTMLModel" and "gradbook-graph" in m["state"]["value"]]
-    assert len(frames) >= 3  # the animation's frames travel with the notebook
+    players = [m for m in state.values() if m["model_name"] == "AnyModel"]
+    assert len(players) == 1 and players[0]["state"]["frame"] == 2  # the last frame of x * x's pass
+    assert players[0]["buffers"] and "_esm" in players[0]["state"]  # the gzipped payload, and the player
+    assert len(state) < 60  # one widget for the animation, not one per frame
 
 
 @pytest.mark.oracle
@@ -350,11 +392,11 @@ def test_a_lab_driven_from_code_shows_its_last_frame_and_a_click_plays():
     for _ in range(3):
         lab.new_graph()
         lab.backward()
-    player = lab.player
-    assert not player.play.playing and player.slider.value == player.slider.max > 0  # saved: not "playing"
-    assert ">12.<" in player.current(0).replace(" ", "") and lab.history[-1]["grad"] == 12.0  # as the table
+    view = lab.view
+    assert view.autoplay == 0 and view.frame == len(view) - 1 > 0  # saved: the last frame, not "playing"
+    assert ">12.<" in view.current_svg.replace(" ", "") and lab.history[-1]["grad"] == 12.0  # as the table
     lab.buttons["backward()"].click()
-    assert player.play.playing and player.slider.value == 0  # a click plays the new pass in the browser
+    assert view.autoplay == 1 and view.frame == 0  # a click asks the browser to play the new pass
 
 
 def test_a_large_output_gets_ones_like_by_name_in_the_gradient_editor():

@@ -10,6 +10,7 @@ refresh the README's (the test never changes the work tree otherwise).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -78,6 +79,12 @@ def jupyterlab(tmp_path):
     )
     _notebook(home / "work" / "widgets.ipynb")
     shutil.copy(ROOT / "notebooks" / "01_backward_and_accumulation.ipynb", home / "work" / "lesson01.ipynb")
+    # as after a teacher's `jupyter trust`; trust goes by content, so this copy differs (its metadata)
+    lesson = json.loads((ROOT / "notebooks" / "01_backward_and_accumulation.ipynb").read_text())
+    lesson["metadata"]["title"] = "trusted copy"
+    trusted = home / "work" / "lesson01_trusted.ipynb"
+    trusted.write_text(json.dumps(lesson))
+    subprocess.run([sys.executable, "-m", "jupyter", "trust", str(trusted)], env=env, check=True, capture_output=True)
     settings = home / "config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')  # no network, no popup
@@ -101,6 +108,7 @@ def jupyterlab(tmp_path):
             "--ServerApp.disable_check_xsrf=True",
             f"--ServerApp.root_dir={home / 'work'}",
             "--LabApp.expose_app_in_browser=True",
+            "--JupyterNotebookApp.expose_app_in_browser=True",
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
             *(["--allow-root"] if hasattr(os, "getuid") and os.getuid() == 0 else []),
         ],
@@ -152,8 +160,7 @@ def _highlighted(widget) -> str | None:
     """The id of the node drawn as running in the frame the widget shows now."""
     return widget.evaluate(
         """el => {
-            for (const g of el.querySelectorAll('.gradbook-graph svg g.node')) {
-                if (g.offsetParent === null && g.getClientRects().length === 0) continue;
+            for (const g of el.querySelectorAll('.gb-graph svg g.node')) {
                 const shape = g.querySelector('polygon, ellipse, path');
                 if (shape && shape.getAttribute('fill') === '#ffd54f') return g.id;
             }
@@ -211,7 +218,7 @@ def test_widgets_run_and_play_in_chromium(jupyterlab, tmp_path):
             for widget in (lab, player, view, explorer):
                 widget.wait_for(state="visible")
             for widget in (lab, player, view):  # Graphviz SVG with nodes in each graph widget
-                widget.locator(".gradbook-graph svg g.node").first.wait_for(state="visible")
+                widget.locator(".gb-graph svg g.node").first.wait_for(state="visible")
             explorer.locator(".gradbook-plot svg").wait_for(state="visible")
 
             # AccumulationLab: backward() three times (retain_graph is ticked): 4, 8, 12
@@ -228,39 +235,57 @@ def test_widgets_run_and_play_in_chromium(jupyterlab, tmp_path):
                 )
                 plots.append(plot.inner_html())
             assert len(set(plots)) == 4  # the plot was redrawn after every call
-            # the last click's frames play in the browser by themselves, ending on x.grad = 12
-            expect(lab.locator(".gradbook-graph:visible")).to_contain_text("grad 12.")
+            # the last click's pass plays in the browser by itself, ending on x.grad = 12
+            expect(lab.locator(".gb-graph")).to_contain_text("grad 12.")
+            lab_player = lab.locator(".gb-player")
+            expect(lab_player.locator("button", has_text="play")).to_be_visible()  # it has finished playing
             lab.screenshot(path=str(SHOTS / "accumulation_lab.png"))
 
-            # BackwardPlayer: step with ▶ (kernel) and then Play (browser only)
+            # BackwardPlayer: every control runs in the browser, no kernel round trip
             handle = player.element_handle()
+            root = player.locator(".gb-player")
             assert _highlighted(handle) is None  # frame 0: before backward
             seen = []
-            for _ in range(2):
+            for i in range(1, 3):
                 player.get_by_role("button", name="▶", exact=True).click()
-                page.wait_for_function(
-                    """([el, old]) => { for (const g of el.querySelectorAll('.gradbook-graph svg g.node')) {
-                        const s = g.querySelector('polygon, ellipse, path');
-                        if (g.getClientRects().length && s && s.getAttribute('fill') === '#ffd54f' && g.id !== old)
-                            return true; } return false; }""",
-                    arg=[handle, seen[-1] if seen else ""],
-                )
+                expect(root).to_have_attribute("data-frame", str(i))
                 seen.append(_highlighted(handle))
             assert seen[0] and seen[1] and seen[0] != seen[1]
+            assert float(root.get_attribute("data-apply-ms")) < 50  # one step: a few attributes changed
+            assert "MulBackward0" in player.locator(".gb-ledger").inner_text() or seen[1]
             player.screenshot(path=str(SHOTS / "backward_player.png"))
             player.get_by_role("button", name="|◀").click()
-            page.wait_for_function("el => el.querySelector('.widget-readout') !== null", arg=handle)
-            player.locator(".widget-play button").first.click()  # ▶ Play: frames change in the browser
-            page.wait_for_function(
-                """el => { for (const g of el.querySelectorAll('.gradbook-graph svg g.node')) {
-                    const s = g.querySelector('polygon, ellipse, path');
-                    if (g.getClientRects().length && s && s.getAttribute('fill') === '#ffd54f') return true; }
-                    return false; }""",
-                arg=handle,
-            )
+            expect(root).to_have_attribute("data-frame", "0")
+            assert _highlighted(handle) is None
+            player.get_by_role("button", name="play").click()  # Play: frames change in the browser
+            last = str(int(root.locator("input[type=range]").get_attribute("max")))
+            expect(root).to_have_attribute("data-frame", last)
+            expect(player.locator(".gradbook-leaf-grads")).to_contain_text("7.")  # dy/dx = 2x + 3 at x = 2
+            # zoom, focus on a clicked node, back to the whole graph
+            svg = root.locator(".gb-graph svg")
+            width = lambda: float(svg.get_attribute("viewBox").split()[2])  # noqa: E731
+            before = width()
+            player.get_by_role("button", name="+").click()
+            assert width() < before
+            player.get_by_role("button", name="fit").click()
+            assert width() == pytest.approx(before)
+            root.locator(".gb-graph svg g.node").first.click()
+            expect(root).to_have_attribute("data-focus", root.locator(".gb-graph svg g.node").first.get_attribute("id"))
+            assert root.locator(".gb-graph .gb-dim").count() > 0
+            player.get_by_role("button", name="✕ focus").click()
+            assert root.locator(".gb-graph .gb-dim").count() == 0
 
             view.screenshot(path=str(SHOTS / "graph_view.png"))
             explorer.screenshot(path=str(SHOTS / "tangent_explorer.png"))
+            for width, height in ((1024, 768), (1600, 1000)):  # a projector, a large screen
+                page.set_viewport_size({"width": width, "height": height})
+                page.wait_for_timeout(300)
+                for name, widget in (("accumulation_lab", lab), ("backward_player", player)):
+                    widget.scroll_into_view_if_needed()
+                    widget.screenshot(path=str(SHOTS / f"{name}_{width}x{height}.png"))
+                    buttons = widget.locator("button")
+                    for k in range(buttons.count()):  # every button keeps its whole text
+                        assert buttons.nth(k).evaluate("b => b.scrollWidth <= b.clientWidth + 1"), buttons.nth(k)
 
             errors = page.locator(
                 ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'], "
@@ -298,6 +323,35 @@ def test_a_cloned_lesson_shows_pictures_before_anything_runs(jupyterlab, tmp_pat
             assert "Matplotlib v" not in text and "AccumulateGrad grad" not in text  # no stripped-SVG text
             images.first.scroll_into_view_if_needed()
             page.screenshot(path=str(tmp_path / "lesson01_untrusted.png"))  # look at it: a picture, not text
+            assert page.locator(".gb-player").count() == 0  # no script ran: the sanitiser removed it
+
+            # trusted, and still not run: the saved views' scripts build working players, no kernel involved
+            page.goto(f"{url}/lab/tree/lesson01_trusted.ipynb")
+            players = page.locator(".jp-OutputArea-output .gb-player[data-ready='1']")
+            players.first.wait_for(state="attached")
+            player = players.first
+            player.evaluate("e => e.scrollIntoView()")  # Lab renders cells out of view lazily
+            player.wait_for(state="visible")
+            frame = int(player.get_attribute("data-frame"))
+            assert frame > 0  # saved at the last frame, as the history table says
+            player.locator("button[title='first frame']").click()
+            sync_api.expect(player).to_have_attribute("data-frame", "0")
+            player.locator("button[title='one step forward']").click()
+            sync_api.expect(player).to_have_attribute("data-frame", "1")
+            page.screenshot(path=str(tmp_path / "lesson01_trusted.png"))
+        finally:
+            browser.close()
+
+
+@contextlib.contextmanager
+def _offline_page(sync_api):
+    """A page of Debian's chromium at 1024×768 with the network cut off (files only)."""
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_context(offline=True, viewport={"width": 1024, "height": 768}).new_page()
+            page.set_default_timeout(STEP)
+            yield page
         finally:
             browser.close()
 
@@ -314,22 +368,69 @@ def test_an_exported_animation_plays_offline_from_a_file(tmp_path):
     animation = animate(record_backward(x * x + 3 * x))
     animation.to_html(str(page_file))
     requests: list[str] = []
+    with _offline_page(sync_api) as page:
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(page_file.as_uri())
+        root = page.locator(".gb-player")
+        sync_api.expect(root).to_have_attribute("data-ready", "1")
+        assert root.get_attribute("data-frame") == "0" and page.locator(".gb-graph svg").count() == 1
+        page.click("button[title='one step forward']")
+        page.click("button[title='one step forward']")
+        assert root.get_attribute("data-frame") == "2" and page.inner_text(".gb-caption").startswith("step 2:")
+        page.click("button[title='play']")
+        sync_api.expect(root).to_have_attribute("data-frame", str(len(animation) - 1))
+        assert "grad\n7." in page.inner_text(".gb-graph")  # dy/dx = 2x + 3 at x = 2, at the end
+        page.screenshot(path=str(tmp_path / "exported.png"))
+    assert all(url.startswith("file:") for url in requests)  # the page fetched nothing else
+
+
+def test_an_html_export_of_a_lesson_plays_offline(tmp_path):
+    """``jupyter nbconvert --to html`` of a saved lesson, opened from a file with the network cut
+    off: each widget is a working player (nbconvert's template may ask for its CDN scripts; they
+    fail offline and nothing depends on them)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    lesson = tmp_path / "lesson01.ipynb"
+    shutil.copy(ROOT / "notebooks" / "01_backward_and_accumulation.ipynb", lesson)
+    subprocess.run(
+        [sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", str(lesson)], check=True, capture_output=True
+    )
+    with _offline_page(sync_api) as page:
+        page.goto((tmp_path / "lesson01.html").as_uri())
+        players = page.locator(".gb-player[data-ready='1']")
+        players.first.wait_for(state="attached")
+        assert players.count() >= 2
+        player = players.first
+        player.scroll_into_view_if_needed()
+        player.locator("button[title='first frame']").click()
+        player.locator("button[title='play']").click()
+        last = player.locator("input[type=range]").get_attribute("max")
+        sync_api.expect(player).to_have_attribute("data-frame", last)
+        page.screenshot(path=str(tmp_path / "lesson01_export.png"))
+
+
+def test_the_widgets_run_in_notebook_7(jupyterlab, tmp_path):
+    """The same notebook in Notebook 7 (the `notebook` package's UI, served by the same server):
+    the anywidget front end loads there too, and its controls run in the browser."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    url, watchdog = jupyterlab
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
         try:
-            context = browser.new_context(offline=True, viewport={"width": 1024, "height": 768})
-            page = context.new_page()
+            page = browser.new_page(viewport={"width": 1024, "height": 768})
             page.set_default_timeout(STEP)
-            page.on("request", lambda r: requests.append(r.url))
-            page.goto(page_file.as_uri())
-            visible = "() => [...document.querySelectorAll('.frame')].findIndex(f => !f.hidden)"
-            assert page.evaluate(visible) == 0
-            page.click("#next")
-            page.click("#next")
-            assert page.evaluate(visible) == 2 and page.inner_text("#caption").startswith("step 2:")
-            page.click("#play")
-            page.wait_for_function(f"() => ({visible})() === {len(animation) - 1}")
-            page.screenshot(path=str(tmp_path / "exported.png"))
+            page.goto(f"{url}/notebooks/widgets.ipynb")
+            page.wait_for_function(
+                "() => { const a = window.jupyterapp, p = a && a.shell.currentWidget;"
+                " return p && p.sessionContext && p.sessionContext.session &&"
+                " p.sessionContext.session.kernel && p.sessionContext.session.kernel.status === 'idle'; }"
+            )
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            root = page.locator(".gradbook-backward-player .gb-player[data-ready='1']")
+            root.wait_for(state="attached")
+            root.evaluate("e => e.scrollIntoView()")
+            root.get_by_role("button", name="▶", exact=True).click()
+            sync_api.expect(root).to_have_attribute("data-frame", "1")
+            assert page.locator(".gb-player[data-ready='1'] .gb-graph svg g.node").count() > 3
+            page.screenshot(path=str(tmp_path / "notebook7.png"))
         finally:
             browser.close()
-    assert all(url.startswith("file:") for url in requests)  # the page fetched nothing else

@@ -11,9 +11,11 @@ so nothing jumps while the animation plays, and the colours, labels and legend a
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from html import escape
+from importlib import resources
 
 import numpy as np
 
@@ -67,20 +69,47 @@ class Animation:
         if recording.picture is None:
             raise ValueError("animate() needs a recording made by record_backward() (it holds the picture)")
         self.recording = recording
-        self._states = _states(recording)
-        widest = _widest(self._states)
-        for state in self._states:  # an edge nothing flows along keeps draw()'s label alone
-            for slot in [s for s, text in widest.items() if not text]:
-                state.pop(slot)
+        base, self._changes = _changes(recording)  # frame 0's slots; per frame, the slots it sets
+        widest = _widest(base, self._changes)
+        for slot in [s for s, text in widest.items() if not text]:  # an edge nothing flows along
+            base.pop(slot)  # keeps draw()'s label alone
+            for change in self._changes:
+                change.pop(slot, None)
+        self._lines = {slot: text.count("\n") + 1 for slot, text in widest.items() if text}
+        self._base = self._split(base)
+        self._cache = (0, dict(self._base))  # the last frame asked for, and its state
         svg = _layout_svg(recording, widest, renderer, legend)
-        self._chunks, self._slots = _template(svg, _line_slots(self._states[0]))
+        self._chunks, self._slots, self._live = _template(svg, self._base)
+
+    def _split(self, state: dict[str, str]) -> dict[str, str]:
+        """Slots as the SVG has them: each text slot as its lines ``slot#0``, ``slot#1``... (as
+        many as its widest text, the missing ones empty), colours as they are."""
+        out = {}
+        for slot, value in state.items():
+            if _is_text(slot):
+                lines = value.split("\n")
+                for i in range(self._lines.get(slot, len(lines))):
+                    out[f"{slot}#{i}"] = lines[i] if i < len(lines) else ""
+            else:
+                out[slot] = value
+        return out
+
+    def _state(self, i: int) -> dict[str, str]:
+        """Every slot's value in frame ``i``: frame 0's, with frames 1..i's changes applied."""
+        at, state = self._cache
+        if i < at:
+            at, state = 0, dict(self._base)
+        for k in range(at + 1, i + 1):
+            state.update(self._split(self._changes[k]))
+        self._cache = (i, state)
+        return dict(state)
 
     def __len__(self) -> int:
-        return len(self._states)
+        return len(self._changes)
 
     def frame_svg(self, i: int) -> str:
         """Frame ``i`` as an SVG document (no XML prolog, ready to embed in HTML)."""
-        state = _line_slots(self._states[i])
+        state = self._state(i)
         parts = [self._chunks[0]]
         for slot, chunk in zip(self._slots, self._chunks[1:]):
             parts.append(escape(state.get(slot, ""), quote=True))
@@ -91,26 +120,64 @@ class Animation:
         """Every frame, in order."""
         return [self.frame_svg(i) for i in range(len(self))]
 
+    def captions(self) -> list[str]:
+        """One line per frame: what it shows."""
+        captions = ["before backward()"] + [f"step {s.index + 1}: {s.name}" for s in self.recording.steps]
+        if self.recording.error is not None and self.recording.error.key is not None:
+            captions.append(f"refused at {self.recording.error.name}: {self.recording.error.message}")
+        return captions[: len(self)]
+
+    def payload(self) -> dict:
+        """What the browser's player needs (``gradbook/viz/static/player.js``): the SVG laid out
+        once, with every element a frame changes marked ``data-gb="k"``; per slot, the elements
+        and attributes (or ``"text"``) it sets and its value in frame 0; per frame, only the slots
+        that change, as a flat ``[slot, value, ...]`` list. Its size grows as nodes + steps ×
+        changes, not nodes × steps.
+
+        >>> import gradbook as torch
+        >>> from gradbook.viz import record_backward, animate
+        >>> x = torch.tensor(2.0, requires_grad=True)
+        >>> p = animate(record_backward(x * x)).payload()
+        >>> len(p["diffs"]), p["diffs"][0], p["running"]
+        (3, [], [None, 'n0', 'n1'])
+        """
+        svg, targets = self._live
+        index = {name: i for i, name in enumerate(targets)}
+        diffs: list[list] = [[]]
+        for change in self._changes[1:]:
+            split = self._split(change)
+            diffs.append([x for name, value in split.items() if name in index for x in (index[name], value)])
+        running = [None] + [step.key for step in self.recording.steps]
+        if len(running) < len(self):
+            running.append(self.recording.error.key if self.recording.error is not None else None)
+        return {
+            "svg": svg,
+            "targets": list(targets.values()),
+            "base": [self._base.get(name, "") for name in targets],
+            "diffs": diffs,
+            "captions": self.captions(),
+            "running": running,
+            "height": graph_height(svg),
+        }
+
     def to_html(self, path: str | None = None, title: str = "backward(), step by step") -> str:
-        """One self-contained HTML page of the animation, for slides or a course site: every frame
-        inline, buttons, a slider and Play in a few lines of JavaScript, nothing fetched (it works
-        offline, from a file). Written to ``path`` if given; the page is returned.
+        """One self-contained HTML page of the animation, for slides or a course site: the graph
+        once, each step's changes, and the notebook widget's own player (steps, Play, slider, pan,
+        zoom, focus) inline; nothing is fetched, so it works offline, from a file. Written to
+        ``path`` if given; the page is returned.
 
         >>> import gradbook as torch
         >>> from gradbook.viz import record_backward, animate
         >>> page = animate(record_backward(torch.tensor(2.0, requires_grad=True) ** 2)).to_html()
-        >>> page.startswith("<!DOCTYPE html>") and page.count("<svg") == 3
+        >>> page.startswith("<!DOCTYPE html>") and page.count("<svg") == 1
         True
         """
-        captions = ["before backward()"] + [f"step {s.index + 1}: {s.name}" for s in self.recording.steps]
-        if self.recording.error is not None:
-            captions.append(f"refused: {self.recording.error.message}")
-        parts = []
-        for i, svg in enumerate(self.frames_svg()):
-            text = escape(captions[min(i, len(captions) - 1)], quote=True)
-            parts.append(f'<div class="frame"{"" if i == 0 else " hidden"} data-caption="{text}">{svg}</div>')
-        frames = "".join(parts)
-        page = _PAGE.format(title=escape(title), last=len(self) - 1, frames=frames, caption=escape(captions[0]))
+        data = json.dumps(self.payload(), separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+        page = _PAGE.format(
+            title=escape(title),
+            data=data,
+            script=player_script("JSON.parse(document.getElementById('gradbook-data').textContent)", 0, 700),
+        )
         if path is not None:
             with open(path, "w", encoding="utf-8") as file:
                 file.write(page)
@@ -120,45 +187,42 @@ class Animation:
         return f"Animation({len(self)} frames, {len(self.recording.nodes)} nodes)"
 
 
+def graph_height(svg: str) -> int:
+    """The player's graph box height in px: the drawing at about its natural size, 180 to 520 px."""
+    found = re.search(r'viewBox="[\d.\-]+[ ,]+[\d.\-]+[ ,]+([\d.]+)[ ,]+([\d.]+)"', svg[:2000])
+    natural = float(found[2]) if found else 360.0
+    return int(min(520, max(180, natural + 12)))
+
+
+PLAYER_JS = (resources.files("gradbook.viz") / "static" / "player.js").read_text(encoding="utf-8")
+
+
+def player_script(data: str, frame: int, interval: int) -> str:
+    """JavaScript that runs the player in the element holding the script, without a kernel:
+    ``data`` is an expression giving the payload (an object, or its gzipped bytes); where the
+    browser cannot run it, the element keeps what it shows (a still picture)."""
+    return (
+        "(function () {\n" + PLAYER_JS + "\n"
+        "const here = document.currentScript && document.currentScript.parentElement;\n"
+        "if (!here || typeof DecompressionStream === 'undefined') return;\n"
+        f"const values = {{ data: {data}, frame: {int(frame)}, interval: {int(interval)}, autoplay: 0 }};\n"
+        "const model = { get: (k) => values[k], set: (k, v) => { values[k] = v; }, save_changes() {}, on() {} };\n"
+        "const el = document.createElement('div');\n"
+        "here.appendChild(el);\n"
+        "const still = here.querySelector('.gradbook-still');\n"
+        "if (still) still.style.display = 'none';\n"
+        "gradbookPlayer(model, el);\n"
+        "})();"
+    )
+
+
 _PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>
-body {{ font-family: sans-serif; margin: 1em; }}
-.controls {{ display: flex; gap: .5em; align-items: center; margin-bottom: .5em; }}
-.frame svg {{ max-width: 100%; height: auto; }}
-button {{ font-size: 1em; }}
-</style></head>
+<style>body {{ font-family: sans-serif; margin: 1em; }}</style></head>
 <body>
 <h3>{title}</h3>
-<div class="controls">
-<button id="first" title="first">|&#9664;</button><button id="back" title="back">&#9664;</button>
-<button id="play" title="play">play</button><button id="next" title="forward">&#9654;</button>
-<button id="end" title="last">&#9654;|</button>
-<input id="step" type="range" min="0" max="{last}" value="0"><span id="caption">{caption}</span>
-</div>
-{frames}
-<script>
-const frames = document.querySelectorAll(".frame"), step = document.getElementById("step");
-const caption = document.getElementById("caption");
-let timer = null;
-function show(i) {{
-  i = Math.max(0, Math.min(frames.length - 1, i));
-  frames.forEach((f, k) => {{ f.hidden = k !== i; }});
-  step.value = i; caption.textContent = frames[i].dataset.caption;
-}}
-function stop() {{ clearInterval(timer); timer = null; document.getElementById("play").textContent = "play"; }}
-document.getElementById("first").onclick = () => {{ stop(); show(0); }};
-document.getElementById("back").onclick = () => {{ stop(); show(+step.value - 1); }};
-document.getElementById("next").onclick = () => {{ stop(); show(+step.value + 1); }};
-document.getElementById("end").onclick = () => {{ stop(); show(frames.length - 1); }};
-step.oninput = () => {{ stop(); show(+step.value); }};
-document.getElementById("play").onclick = () => {{
-  if (timer) return stop();
-  if (+step.value === frames.length - 1) show(0);
-  document.getElementById("play").textContent = "pause";
-  timer = setInterval(() => {{ if (+step.value >= frames.length - 1) stop(); else show(+step.value + 1); }}, 700);
-}};
-</script>
+<script type="application/json" id="gradbook-data">{data}</script>
+<div id="gradbook-animation"><script>{script}</script></div>
 </body></html>
 """
 
@@ -168,79 +232,71 @@ def animate(recording: BackwardRecording, renderer: str | None = None, legend: b
     return Animation(recording, renderer, legend)
 
 
-def _states(recording: BackwardRecording) -> list[dict[str, str]]:
-    """For every frame, the value of every slot: ``key.fill``, ``eid.stroke``, ``eid.width``,
-    ``key_saved.bg`` (colours), and the texts ``key_grad``, ``key_saved_name``, ``eid``."""
+def _changes(recording: BackwardRecording) -> tuple[dict[str, str], list[dict[str, str]]]:
+    """Frame 0's value of every slot: ``key.fill``, ``eid.stroke``, ``eid.width``, ``key_saved.bg``
+    (colours), and the texts ``key_grad``, ``key_saved_name``, ``eid``; then, for every frame,
+    only the slots that frame sets (frame 0's is empty). Nodes + steps × changes, never nodes × steps."""
     picture = recording.picture
     assert picture is not None
-    state: dict[str, str] = dict(picture.slots)
+    base: dict[str, str] = dict(picture.slots)
     for key, fill in picture.fills.items():
-        state[f"{key}.fill"] = fill
+        base[f"{key}.fill"] = fill
     for slot, text in picture.slots.items():
         if slot.endswith("_saved_name"):
-            state[f"{slot[: -len('_name')]}.bg"] = COLOURS[text]
+            base[f"{slot[: -len('_name')]}.bg"] = COLOURS[text]
     for eid in picture.edge_ids.values():
-        state[f"{eid}.stroke"] = COLOURS["edge"]
-        state[f"{eid}.width"] = "1"
-    frames = [dict(state)]
+        base[f"{eid}.stroke"] = COLOURS["edge"]
+        base[f"{eid}.width"] = "1"
+    changes: list[dict[str, str]] = [{}]
     previous: str | None = None
     for step in recording.steps:
+        change: dict[str, str] = {}
         if previous is not None:
-            state[f"{previous}.fill"] = picture.fills[previous]
-        state[f"{step.key}.fill"] = COLOURS["running"]
+            change[f"{previous}.fill"] = picture.fills[previous]
+        change[f"{step.key}.fill"] = COLOURS["running"]
         previous = step.key
-        if f"{step.key}_grad" in state and (step.kind == "leaf" or step.grad_after is not None):
-            state[f"{step.key}_grad"] = grad_text(step.grad_after)
+        if f"{step.key}_grad" in base and (step.kind == "leaf" or step.grad_after is not None):
+            change[f"{step.key}_grad"] = grad_text(step.grad_after)
         for flow in step.edges:
             eid = picture.edge_ids.get((step.key, flow.slot))
             if eid is not None and flow.contribution is not None:
-                state[eid] = short_value(flow.contribution)
-                state[f"{eid}.stroke"] = COLOURS["flowed"]
-                state[f"{eid}.width"] = _FLOWED_WIDTH
-        if step.freed and f"{step.key}_saved_name" in state:
-            state[f"{step.key}_saved_name"] = "freed"
-            state[f"{step.key}_saved.bg"] = COLOURS["freed"]
-        frames.append(dict(state))
+                change[eid] = short_value(flow.contribution)
+                change[f"{eid}.stroke"] = COLOURS["flowed"]
+                change[f"{eid}.width"] = _FLOWED_WIDTH
+        if step.freed and f"{step.key}_saved_name" in base:
+            change[f"{step.key}_saved_name"] = "freed"
+            change[f"{step.key}_saved.bg"] = COLOURS["freed"]
+        changes.append(change)
     if recording.error is not None and recording.error.key is not None:
+        change = {}
         if previous is not None:
-            state[f"{previous}.fill"] = picture.fills[previous]
+            change[f"{previous}.fill"] = picture.fills[previous]
         key = recording.error.key
-        state[f"{key}.fill"] = COLOURS["refused"]
-        if f"{key}_saved_name" in state:  # in words too, not by colour only (a projector, colour blindness)
-            state[f"{key}_saved_name"], state[f"{key}_saved.bg"] = "refused", COLOURS["refused"]
-        frames.append(dict(state))
-    return frames
+        change[f"{key}.fill"] = COLOURS["refused"]
+        if f"{key}_saved_name" in base:  # in words too, not by colour only (a projector, colour blindness)
+            change[f"{key}_saved_name"], change[f"{key}_saved.bg"] = "refused", COLOURS["refused"]
+        changes.append(change)
+    return base, changes
 
 
 def _is_text(slot: str) -> bool:
     return "." not in slot
 
 
-def _widest(states: list[dict[str, str]]) -> dict[str, str]:
+def _widest(base: dict[str, str], changes: list[dict[str, str]]) -> dict[str, str]:
     """Each text slot at its widest: line by line, the longest line any frame shows there."""
-    widest = {}
-    for slot in (s for s in states[0] if _is_text(s)):
-        lines: list[str] = []
-        for state in states:
-            for i, line in enumerate(state[slot].split("\n")):
+    widest: dict[str, list[str]] = {slot: [] for slot in base if _is_text(slot)}
+    for state in (base, *changes):
+        for slot, value in state.items():
+            if slot not in widest:
+                continue
+            lines = widest[slot]
+            for i, line in enumerate(value.split("\n")):
                 if i == len(lines):
                     lines.append(line)
                 elif len(line) > len(lines[i]):
                     lines[i] = line
-        widest[slot] = "\n".join(lines)
-    return widest
-
-
-def _line_slots(state: dict[str, str]) -> dict[str, str]:
-    """A state with each text slot split into its lines (``slot#0``, ``slot#1`` ...)."""
-    out = {}
-    for slot, value in state.items():
-        if _is_text(slot):
-            for i, line in enumerate(value.split("\n")):
-                out[f"{slot}#{i}"] = line
-        else:
-            out[slot] = value
-    return out
+    return {slot: "\n".join(lines) for slot, lines in widest.items()}
 
 
 def _layout_svg(recording: BackwardRecording, widest: dict[str, str], renderer: str | None, legend: bool) -> str:
@@ -279,15 +335,21 @@ def _unwrap_links(root: ET.Element) -> None:
                 parent.append(child)
 
 
-def _template(svg: str, first: dict[str, str]) -> tuple[list[str], list[str]]:
-    """Split the laid-out SVG into fixed chunks around the slots that change per frame."""
+def _template(svg: str, first: dict[str, str]) -> tuple[list[str], list[str], tuple[str, dict[str, list[list]]]]:
+    """Split the laid-out SVG into fixed chunks around the slots that change per frame; also the
+    live SVG (frame 0, changing elements numbered ``data-gb``) and each slot's targets there."""
     root = ET.fromstring(svg)
     _unwrap_links(root)
     tokens: dict[str, str] = {}
+    marked: dict[int, tuple[ET.Element, int]] = {}  # id(element) -> (element, its data-gb number)
+    targets: dict[str, list[list]] = {}  # slot -> [[data-gb number, attribute or "text"], ...]
 
-    def mark(slot: str) -> str:
+    def mark(slot: str, element: ET.Element | None = None, where: str = "text") -> str:
         token = f"\x00{len(tokens)}\x00"
         tokens[token] = slot
+        if element is not None:
+            k = marked.setdefault(id(element), (element, len(marked)))[1]
+            targets.setdefault(slot, []).append([k, where])
         return token
 
     def tag(e: ET.Element) -> str:
@@ -296,33 +358,38 @@ def _template(svg: str, first: dict[str, str]) -> tuple[list[str], list[str]]:
     def mark_lines(elements: list[ET.Element], slot: str) -> None:
         for i, e in enumerate(elements):
             if f"{slot}#{i}" in first:
-                e.text = mark(f"{slot}#{i}")
+                e.text = mark(f"{slot}#{i}", e)
 
     for group in root.iter(f"{{{SVG_NS}}}g"):
         gid, cls = group.get("id") or "", (group.get("class") or "").partition(" ")[0]  # draw adds its roles
         texts = [e for e in group if tag(e) == "text"]
         if cls == "node" and f"{gid}.fill" in first:
             shape = next(e for e in group if tag(e) in ("polygon", "ellipse", "path"))
-            shape.set("fill", mark(f"{gid}.fill"))
+            shape.set("fill", mark(f"{gid}.fill", shape, "fill"))
         elif cls == "edge" and f"{gid}.stroke" in first:
             for e in group:
                 if tag(e) == "path":
-                    e.set("stroke", mark(f"{gid}.stroke"))
-                    e.set("stroke-width", mark(f"{gid}.width"))
+                    e.set("stroke", mark(f"{gid}.stroke", e, "stroke"))
+                    e.set("stroke-width", mark(f"{gid}.width", e, "stroke-width"))
                 elif tag(e) == "polygon":
-                    e.set("fill", mark(f"{gid}.stroke"))
-                    e.set("stroke", mark(f"{gid}.stroke"))
+                    e.set("fill", mark(f"{gid}.stroke", e, "fill"))
+                    e.set("stroke", mark(f"{gid}.stroke", e, "stroke"))
             if f"{gid}#0" in first and texts:
-                texts[-1].text = mark(f"{gid}#0")
+                texts[-1].text = mark(f"{gid}#0", texts[-1])
         elif gid.startswith("a_") and gid.endswith("_grad_value"):
             mark_lines(texts, gid[2 : -len("_value")])
         elif gid.startswith("a_") and gid.endswith(("_saved_name", "_saved_value")):
             key = gid[2:].rsplit("_", 1)[0]  # n0_saved
             for e in group:
                 if tag(e) == "polygon":
-                    e.set("fill", mark(f"{key}.bg"))
+                    e.set("fill", mark(f"{key}.bg", e, "fill"))
             if gid.endswith("_name"):
                 mark_lines(texts, gid[2:])
     text = ET.tostring(root, encoding="unicode")
     pieces = re.split("(\x00\\d+\x00)", text)
-    return pieces[0::2], [tokens[p] for p in pieces[1::2]]
+    # the live SVG for the browser's player: frame 0's values, each changing element numbered
+    for element, k in marked.values():
+        element.set("data-gb", str(k))
+    text = ET.tostring(root, encoding="unicode")
+    live = re.sub("\x00\\d+\x00", lambda m: escape(first.get(tokens[m[0]], ""), quote=True), text)
+    return pieces[0::2], [tokens[p] for p in pieces[1::2]], (live, targets)

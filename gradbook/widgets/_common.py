@@ -1,10 +1,6 @@
-"""What the widgets share: a frame player that runs in the browser, a status line for errors,
-a matplotlib figure drawn in place as SVG, and the static fallback of the display bundle.
-
-Playback never waits for the kernel: every frame is precomputed as HTML, the frames sit in an
-``ipywidgets.Stack``, and ``jslink`` ties ``Play.value`` to the slider and the slider to the
-stack's ``selected_index``. The browser (or an exported HTML page with widget state) flips
-frames by itself.
+"""What the widgets share: a status line for errors, a matplotlib figure drawn in place as SVG,
+the static fallback of the display bundle, and close(). The player that animates a backward pass
+in the browser is ``_frontend.AnimationView``.
 """
 
 from __future__ import annotations
@@ -15,14 +11,12 @@ import html
 import io
 import re
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
 
-# fixed sizes, so nothing around a panel moves when its content changes
-GRAPH_HEIGHT = "360px"
-SIDE_WIDTH = "340px"
+# a fixed size, so nothing around the status line moves when its text changes
 STATUS_HEIGHT = "6em"
 
 
@@ -37,15 +31,6 @@ def error_html(text: str | None, hint: str | None = None, kind: str | None = Non
     return (
         '<div class="gradbook-status gradbook-error" style="color:#b71c1c;background:#ffebee;'
         'border-left:4px solid #e53935;padding:2px 6px;font-size:12px;line-height:1.3">' + body + "</div>"
-    )
-
-
-def svg_box(svg: str, height: str = GRAPH_HEIGHT) -> str:
-    """An SVG scaled to fit a fixed-size box (it keeps its aspect ratio, never overflows)."""
-    svg = _fit(svg)
-    return (
-        f'<div class="gradbook-graph" style="height:{height};width:100%;display:flex;'
-        f'align-items:center;justify-content:center;overflow:hidden">{svg}</div>'
     )
 
 
@@ -75,83 +60,6 @@ def guarded(widget: Any, action: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
-class FramePlayer(w.VBox):
-    """Frames shown one at a time: ``Play`` ⇄ slider ⇄ ``Stack`` of panels, all jslinked.
-
-    Each panel is a list of HTML strings, one per frame (all panels have the same number of
-    frames); the panels sit side by side. ``step``/``go`` move the slider from Python.
-    """
-
-    def __init__(self, panel_widths: Sequence[str], heights: Sequence[str]) -> None:
-        self.play = w.Play(value=0, min=0, max=0, step=1, interval=600, description="play", repeat=False)
-        self.slider = w.IntSlider(
-            value=0, min=0, max=0, description="step", continuous_update=True, layout=w.Layout(width="260px")
-        )
-        self.speed = w.IntSlider(
-            value=600, min=100, max=2000, step=100, description="ms/frame", layout=w.Layout(width="240px")
-        )
-        self.links = [  # kept, so that close() closes them too
-            w.jslink((self.play, "value"), (self.slider, "value")),
-            w.jslink((self.speed, "value"), (self.play, "interval")),
-        ]
-        self.buttons = {
-            label: w.Button(description=label, tooltip=tip, layout=w.Layout(width="42px"))
-            for label, tip in (("|◀", "first"), ("◀", "back"), ("▶", "forward"), ("▶|", "last"))
-        }
-        self.buttons["|◀"].on_click(lambda _: self.go(0))
-        self.buttons["◀"].on_click(lambda _: self.step(-1))
-        self.buttons["▶"].on_click(lambda _: self.step(1))
-        self.buttons["▶|"].on_click(lambda _: self.go(self.slider.max))
-        self.stacks = [
-            w.Stack([], layout=w.Layout(width=width, height=height, overflow="hidden"))
-            for width, height in zip(panel_widths, heights)
-        ]
-        self.links += [w.jslink((self.slider, "value"), (stack, "selected_index")) for stack in self.stacks]
-        self.frames: list[list[str]] = [[] for _ in self.stacks]
-        controls = w.HBox(
-            [self.play, *self.buttons.values(), self.slider, self.speed], layout=w.Layout(flex_flow="row wrap")
-        )
-        super().__init__([w.HBox(self.stacks), controls])
-
-    def __len__(self) -> int:
-        return len(self.frames[0])
-
-    def show(self, *panels: Sequence[str], autoplay: bool = False) -> None:
-        """Replace the frames (one list of HTML strings per panel) and go to frame 0."""
-        count = len(panels[0])
-        self.play.playing = False
-        self.play.value = 0
-        self.slider.value = 0
-        for stack, frames in zip(self.stacks, panels):
-            old = stack.children
-            stack.children = [w.HTML(f) for f in frames]
-            stack.selected_index = 0
-            for child in old:  # with its layout and style: each is a widget of its own
-                for part in (child.layout, getattr(child, "style", None), child):
-                    if part is not None:
-                        part.close()
-        self.frames = [list(p) for p in panels]
-        self.slider.max = self.play.max = max(count - 1, 0)
-        if autoplay and count > 1:
-            self.play.playing = True  # the browser plays it: Play ticks, jslink moves the slider
-
-    def go(self, index: int) -> None:
-        """Show frame ``index`` (clamped to the frames there are)."""
-        self.slider.value = max(0, min(int(index), self.slider.max))
-
-    def step(self, delta: int) -> None:
-        self.go(self.slider.value + delta)
-
-    @property
-    def index(self) -> int:
-        return self.slider.value
-
-    def current(self, panel: int = 0) -> str:
-        """The HTML of the current frame in one panel."""
-        frames = self.frames[panel]
-        return frames[min(self.slider.value, len(frames) - 1)] if frames else ""
-
-
 class SvgFigure:
     """A matplotlib figure made once and redrawn in place into an ``HTML`` widget as SVG.
 
@@ -162,8 +70,13 @@ class SvgFigure:
     def __init__(self, width: float = 4.2, height: float = 2.6) -> None:
         from matplotlib.figure import Figure
 
-        self.figure = Figure(figsize=(width, height), dpi=72, layout="constrained")
+        self.figure = Figure(figsize=(width, height), dpi=72)
         self.ax = self.figure.add_subplot()
+        # fixed margins in inches: room for tick labels and both axis labels at any data range
+        # (constrained layout clipped the y label of this small, canvas-less figure)
+        self.figure.subplots_adjust(
+            left=0.72 / width, right=1 - 0.12 / width, bottom=0.55 / height, top=1 - 0.12 / height
+        )
         # CSS draws matplotlib's pt sizes at 96 px per inch; the box is exactly that big
         self.size = (int(width * 96), int(height * 96))
         self.widget = w.HTML(layout=w.Layout(width=f"{self.size[0] + 4}px", height=f"{self.size[1] + 4}px"))

@@ -18,17 +18,8 @@ from .. import Tensor
 from ..viz import record_backward
 from ..viz.animate import animate, short_value
 from ..viz.library import is_tensor, library_of, numpy_of
-from ._common import (
-    GRAPH_HEIGHT,
-    STATUS_HEIGHT,
-    FramePlayer,
-    StaticFallback,
-    SvgFigure,
-    drawing_svg,
-    error_html,
-    guarded,
-    svg_box,
-)
+from ._common import STATUS_HEIGHT, StaticFallback, SvgFigure, drawing_svg, error_html, guarded
+from ._frontend import AnimationView
 from .backward_player import MAX_ANIMATED_NODES
 
 SCALAR_HINT = (
@@ -105,12 +96,13 @@ class AccumulationLab(StaticFallback, w.VBox):
         }
         self.buttons = {}
         for label, (tip, action) in buttons.items():
-            button = w.Button(description=label, tooltip=tip, layout=w.Layout(width="auto"))
+            # never shrunk below its text (a projector's 1024 px truncated "backward()" to "backw…")
+            button = w.Button(description=label, tooltip=tip, layout=w.Layout(width="auto", flex="0 0 auto"))
             button.on_click(guarded(self, self._clicked(action)))
             self.buttons[label] = button
         self.buttons["backward()"].button_style = "primary"
 
-        self.player = FramePlayer(["100%"], [GRAPH_HEIGHT])
+        self.view = AnimationView()
         self.table = w.HTML(layout=w.Layout(height=f"{_TABLE_HEIGHT}px", overflow="hidden", width="330px"))
         self.plot = SvgFigure(3.5, 2.2)
         ax = self.plot.ax
@@ -120,13 +112,16 @@ class AccumulationLab(StaticFallback, w.VBox):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         self._lines: list[Any] = []
         self._bars: list[Any] = []
-        controls = w.HBox([*self.buttons.values(), self.retain_graph])
+        controls = w.HBox([*self.buttons.values(), self.retain_graph], layout=w.Layout(flex_flow="row wrap"))
         side = w.VBox([self.table, self.plot.widget], layout=w.Layout(width="350px"))
         super().__init__(
             [
                 controls,
                 self.gradient_editor,
-                w.HBox([w.Box([self.player], layout=w.Layout(flex="1")), side]),
+                w.HBox(  # the table and plot go under the graph when the notebook is narrow (a projector)
+                    [w.Box([self.view], layout=w.Layout(flex="1 1 420px", min_width="0")), side],
+                    layout=w.Layout(flex_flow="row wrap"),
+                ),
                 self.status,
             ]
         )
@@ -155,7 +150,7 @@ class AccumulationLab(StaticFallback, w.VBox):
             # text would be sent to the browser)
             self.gradient_text.value = repr(np.ones(y.shape).tolist()) if y.numel() <= _WRITTEN_OUT else _ONES
         self._set_status(None)
-        self.player.show([svg_box(self._drawing())])
+        self.view.show_picture(self._drawing())
 
     def backward(self) -> None:
         """``y.backward(gradient, retain_graph)`` on the current graph, animated, and one more row
@@ -246,14 +241,12 @@ class AccumulationLab(StaticFallback, w.VBox):
         if recording is None:
             return
         if len(recording.nodes) >= self.max_nodes:  # large: the collapsed drawing, not an animation
-            self.player.show([svg_box(self._drawing())])
+            self.view.show_picture(self._drawing())
             return
-        frames = [svg_box(svg) for svg in animate(recording).frames_svg()]
+        animation = animate(recording)
         # a click plays the pass in the browser (no kernel round trip); a call from code shows the
         # last frame, so that a saved notebook shows the same x.grad as the history table
-        self.player.show(frames, autoplay=self._playing)
-        if not self._playing:
-            self.player.go(len(frames) - 1)
+        self.view.show(animation.payload(), animation.frame_svg, autoplay=self._playing, frame=-1)
 
     _playing = False  # True while a button's action runs
 
@@ -346,7 +339,8 @@ class AccumulationLab(StaticFallback, w.VBox):
 
     def static_html(self) -> str:
         return (
-            f'<div style="display:flex;gap:12px"><div style="flex:1">{self.player.frames[0][-1]}</div>'
+            f'<div style="display:flex;flex-wrap:wrap;gap:12px"><div style="flex:1 1 420px;min-width:0">'
+            f"{self.view.static_html()}</div>"
             f"<div>{self.table.value}{self.plot.widget.value}</div></div>{self.status.value}"
         )
 

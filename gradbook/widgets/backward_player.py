@@ -12,10 +12,12 @@ from .. import Tensor, draw
 from ..viz import BackwardRecording, animate, record_backward
 from ..viz.animate import COLOURS, short_value
 from ..viz.model import tensor_names
-from ._common import GRAPH_HEIGHT, SIDE_WIDTH, FramePlayer, StaticFallback, drawing_svg, error_html, svg_box
+from ._common import StaticFallback, drawing_svg, error_html
+from ._frontend import AnimationView, picture_payload
 
-# graphs this big are drawn once, collapsed (gradbook.draw's summary view), instead of animated
-MAX_ANIMATED_NODES = 150
+# graphs this big are drawn once, collapsed (gradbook.draw's summary view), instead of animated:
+# the browser plays any size, but Graphviz's layout of 1,000 nodes already takes about 2 s here
+MAX_ANIMATED_NODES = 1000
 
 _TD = 'style="padding:1px 6px;border-bottom:1px solid #eee;vertical-align:top"'
 
@@ -94,26 +96,18 @@ def ledger_frames(recording: BackwardRecording) -> list[str]:
     return frames
 
 
-def leaf_grad_frames(recording: BackwardRecording) -> list[str]:
-    """For each frame: every leaf's ``.grad`` as of that step."""
+def leaf_grads(recording: BackwardRecording) -> tuple[list[list[str]], list[list[Any]]]:
+    """Every leaf's name and ``.grad`` before the pass, and per frame the leaves whose ``.grad``
+    changed (a flat ``[leaf number, value, ...]`` list): the player's leaf panel."""
     leaves = [n for n in recording.nodes if n["kind"] == "leaf"]
-    grads = {n["key"]: n["grad"] for n in leaves}
-    states = [dict(grads)]
+    number = {n["key"]: i for i, n in enumerate(leaves)}
+    diffs: list[list[Any]] = [[]]
     for step in recording.steps:
-        if step.kind == "leaf":
-            grads[step.key] = step.grad_after
-        states.append(dict(grads))
+        changed = step.kind == "leaf" and step.key in number
+        diffs.append([number[step.key], short_value(step.grad_after)] if changed else [])
     if recording.error is not None and recording.error.key is not None:
-        states.append(dict(grads))
-    frames = []
-    for state in states:
-        rows = "".join(
-            f"<tr><td {_TD}><b>{html.escape(n['name'] or n['key'])}</b>.grad</td>"
-            f"<td {_TD}><code>{html.escape(short_value(state[n['key']]))}</code></td></tr>"
-            for n in leaves
-        )
-        frames.append(f'<table class="gradbook-leaf-grads" style="font-size:12px">{rows}</table>')
-    return frames
+        diffs.append([])
+    return [[n["name"] or n["key"], short_value(n["grad"])] for n in leaves], diffs
 
 
 def _box(title: str, body: str) -> str:
@@ -173,37 +167,50 @@ class BackwardPlayer(StaticFallback, w.VBox):
         if collapsed is None and len(recording.nodes) >= max_nodes:
             collapsed = f"<p>{len(recording.nodes)} nodes: too many to animate here (see gradbook.draw)</p>"
         ledger = ledger_frames(recording)
+        leaves, leaf_diffs = leaf_grads(recording)
+        panels = {"ledger": ledger, "leaves": leaves, "leaf_diffs": leaf_diffs}
+        self.view = AnimationView()
         if collapsed is not None:  # one drawing of the large graph (collapsed), and the steps beside it
-            graph = [svg_box(collapsed)] * len(ledger)
+            payload = picture_payload(collapsed, **panels)
+            payload["diffs"] = [[] for _ in ledger]
+            payload["captions"] = [""] * len(ledger)
+            self.view.show(payload, lambda i: collapsed)
         else:
-            graph = [svg_box(svg) for svg in animate(recording).frames_svg()]
-        self.player = FramePlayer(["60%", SIDE_WIDTH, "180px"], [GRAPH_HEIGHT] * 3)
-        self.player.show(graph, ledger, leaf_grad_frames(recording))
-        super().__init__([self.player, self.status])
+            animation = animate(recording)
+            self.view.show(animation.payload() | panels, animation.frame_svg)
+        super().__init__([self.view, self.status])
         self.add_class("gradbook-backward-player")  # for styling, and for the browser test to find it
 
     # ---- driving it from Python (the step buttons call these) ----
 
     def step(self, delta: int = 1) -> None:
         """Move ``delta`` frames forward (or back, when negative)."""
-        self.player.step(delta)
+        self.view.step(delta)
 
     def go(self, index: int) -> None:
         """Show frame ``index``: 0 is before backward, k is after step k."""
-        self.player.go(index)
+        self.view.go(index)
+
+    def __len__(self) -> int:
+        return len(self.view)
 
     @property
     def frame(self) -> int:
-        return self.player.index
+        return self.view.frame
 
     @property
     def current_svg(self) -> str:
-        """The current frame's graph (HTML around an SVG)."""
-        return self.player.current(0)
+        """The current frame's graph (an SVG), as the browser shows it."""
+        return self.view.current_svg
 
     @property
     def current_ledger(self) -> str:
-        return self.player.current(1)
+        return self.view.panel("ledger")
+
+    @property
+    def current_leaves(self) -> str:
+        """Every leaf's ``.grad`` as of the current frame (an HTML table)."""
+        return self.view.panel("leaves")
 
     @property
     def current_step(self) -> Any:
@@ -218,14 +225,11 @@ class BackwardPlayer(StaticFallback, w.VBox):
         return step.key if step is not None else None
 
     def static_html(self) -> str:
-        return (
-            f'<div style="display:flex;gap:12px">{self.current_svg}<div>{self.current_ledger}'
-            f"{self.player.current(2)}</div></div>{self.status.value}"
-        )
+        return self.view.static_html() + self.status.value
 
     def __repr__(self) -> str:
         error = ", refused" if self.error else ""
-        return f"BackwardPlayer({len(self.player)} frames, frame {self.frame}{error})"
+        return f"BackwardPlayer({len(self)} frames, frame {self.frame}{error})"
 
 
 RUNNING_FILL = COLOURS["running"]

@@ -6,7 +6,8 @@ import ipywidgets as w
 
 from .. import Tensor, draw
 from ..viz.model import tensor_names
-from ._common import GRAPH_HEIGHT, STATUS_HEIGHT, StaticFallback, drawing_svg, error_html, guarded, svg_box
+from ._common import STATUS_HEIGHT, StaticFallback, drawing_svg, error_html, guarded
+from ._frontend import AnimationView
 
 TOGGLES = ("data", "grad", "shape", "names")
 
@@ -34,14 +35,17 @@ class GraphView(StaticFallback, w.VBox):
         self.max_nodes = max_nodes
         self.error: str | None = None
         self.status = w.HTML(error_html(None), layout=w.Layout(height=STATUS_HEIGHT, overflow="auto"))
-        self.show = {name: w.Checkbox(value=True, description=name, indent=False) for name in TOGGLES}
-        self.legend = w.Checkbox(value=False, description="legend", indent=False)
-        self.refresh_button = w.Button(description="refresh", tooltip="redraw after further computation")
-        self.graph = w.HTML(layout=w.Layout(height=GRAPH_HEIGHT, width="100%", overflow="hidden"))
+        small = {"indent": False, "layout": w.Layout(width="auto")}  # a row of toggles, not 300 px each
+        self.show = {name: w.Checkbox(value=True, description=name, **small) for name in TOGGLES}
+        self.legend = w.Checkbox(value=False, description="legend", **small)
+        fixed = w.Layout(width="auto", flex="0 0 auto")  # never shrunk below its text
+        self.refresh_button = w.Button(description="refresh", tooltip="redraw after further computation", layout=fixed)
+        self.graph = AnimationView()  # pan, zoom, fit and focus in the browser
         for box in (*self.show.values(), self.legend):
             box.observe(guarded(self, self.refresh), names="value")
         self.refresh_button.on_click(guarded(self, self.refresh))
-        controls = w.HBox([*self.show.values(), self.legend, self.refresh_button])
+        wrap = w.Layout(flex_flow="row wrap")
+        controls = w.HBox([*self.show.values(), self.legend, self.refresh_button], layout=wrap)
         super().__init__([controls, self.graph, self.status])
         self.add_class("gradbook-graph-view")  # for styling, and for the browser test to find it
         self.svg = ""
@@ -58,12 +62,12 @@ class GraphView(StaticFallback, w.VBox):
             self.y, names=self.names, show=self.shown, legend=self.legend.value, max_nodes=self.max_nodes, stacklevel=0
         )
         self.svg = drawing_svg(drawing)
-        self.graph.value = svg_box(self.svg)
+        self.graph.show_picture(self.svg)
         self.error = None
         self.status.value = error_html(None)
 
     def static_html(self) -> str:
-        return self.graph.value
+        return self.graph.static_html()
 
     def static_svg(self) -> str:
         return self.svg

@@ -66,7 +66,9 @@ class TangentExplorer(StaticFallback, w.VBox):
         ax.autoscale_view(scalex=False)
         ax.set_autoscaley_on(False)  # fixed axes: only the tangent moves
         ax.grid(alpha=0.3)
-        ax.legend(loc="upper left", fontsize=8, framealpha=0.8)
+        # above the axes, never over the curve whatever f and x are
+        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2, fontsize=8, frameon=False, borderaxespad=0.2)
+        self.plot.figure.subplots_adjust(top=1 - 0.35 / 3.0)
         ax.set_xlabel("x")
         self.slider.observe(guarded(self, self.update), names="value")
         super().__init__([self.slider, self.plot.widget, self.readout, self.status])
