@@ -412,6 +412,7 @@ def test_the_widgets_run_in_notebook_7(jupyterlab, tmp_path):
     """The same notebook in Notebook 7 (the `notebook` package's UI, served by the same server):
     the anywidget front end loads there too, and its controls run in the browser."""
     sync_api = pytest.importorskip("playwright.sync_api")
+    pytest.importorskip("notebook")  # Notebook 7 (nbgrader, a test dependency, brings it)
     url, watchdog = jupyterlab
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
