@@ -69,7 +69,6 @@ class AnimationView(anywidget.AnyWidget):
     ) -> None:
         """Replace what is played: ``payload`` for the browser, ``frame_svg(i)`` for Python's view
         of frame i; start at ``frame`` (negative counts from the end), or play from 0."""
-        payload.setdefault("height", graph_height(payload["svg"]))
         self.payload = payload
         self._frame_svg = frame_svg
         count = len(payload["diffs"])

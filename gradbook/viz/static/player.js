@@ -159,14 +159,21 @@ function gradbookPlayer(model, el) {
     const t0 = performance.now();
     i = Math.max(0, Math.min(p.diffs.length - 1, i | 0));
     const touched = new Set();
-    if (i < at) { state = p.base.slice(); at = 0; p.base.forEach((_, s) => touched.add(s)); }
-    while (at < i) {
+    if (i < at) { // back: from frame 0 again (graph slots and leaf .grads alike)
+      state = p.base.slice();
+      leafState = leafBase();
+      at = 0;
+      p.base.forEach((_, s) => touched.add(s));
+    }
+    while (at < i) { // forward: only the changes of the frames passed
       at += 1;
       const d = p.diffs[at];
       for (let k = 0; k < d.length; k += 2) { state[d[k]] = d[k + 1]; touched.add(d[k]); }
+      const l = (p.leaf_diffs && p.leaf_diffs[at]) || [];
+      for (let k = 0; k < l.length; k += 2) leafState[l[k]] = l[k + 1];
     }
     for (const s of touched) if (state[s] !== shown[s]) { apply(s, state[s]); shown[s] = state[s]; }
-    if (p.leaves) showLeaves(i);
+    leafState.forEach((v, k) => { if (leafCells[k].textContent !== v) leafCells[k].textContent = v; });
     if (ledger) ledger.innerHTML = p.ledger[Math.min(i, p.ledger.length - 1)];
     caption.textContent = (p.captions && p.captions[Math.min(i, p.captions.length - 1)]) || "";
     slider.value = i;
@@ -175,14 +182,7 @@ function gradbookPlayer(model, el) {
     root.dataset.applyMs = (performance.now() - t0).toFixed(3);
     if (p.running) follow(p.running[i]);
   }
-  function showLeaves(i) {
-    leafState = p.leaves.map((l) => l[1]);
-    for (let f = 1; f <= i; f++) {
-      const d = p.leaf_diffs[f] || [];
-      for (let k = 0; k < d.length; k += 2) leafState[d[k]] = d[k + 1];
-    }
-    leafState.forEach((v, k) => { if (leafCells[k].textContent !== v) leafCells[k].textContent = v; });
-  }
+  const leafBase = () => (p.leaves || []).map((l) => l[1]);
   function go(i, fromUser) {
     show(i);
     if (fromUser && model.get("frame") !== frame) { model.set("frame", frame); model.save_changes(); }
@@ -257,6 +257,7 @@ function gradbookPlayer(model, el) {
     for (const e of svg.querySelectorAll("[data-gb]")) els[+e.getAttribute("data-gb")] = e;
     state = p.base.slice();
     shown = p.base.slice();
+    leafState = leafBase();
     at = 0;
     focused = null;
     unfocus.style.display = "none";
