@@ -16,10 +16,12 @@ Rows (medians, with min and max, over the runs; default renderer), on a 50-node 
 
 Then the player's cost to the browser, on chains of 50, 600 (and with ``--big``, 5,000) nodes:
 the bytes of widget state a ``BackwardPlayer`` sends (JSON state and the gzipped payload: the SVG
-once, each step's changes), the widgets it makes, and where its build time goes (recording,
-Graphviz's layout, gradbook's payload). Targets: 600 nodes in ≤ 1 MB, 5,000 in ≤ 5 MB built in
-≤ 2 s. With ``--browser`` (Debian's chromium and playwright), one step's apply time in the
-browser at 300 nodes: every step of an exported animation, applied by player.js (target ≤ 5 ms).
+once, each step's changes), the widgets it makes, and where its build time goes (recording, the
+layout: Graphviz's, or gradbook's own layered one past ``LAYERED_ABOVE`` nodes; gradbook's
+payload), and the whole ``BackwardPlayer(y)`` from the tensor ("player built"). Targets: 600
+nodes in ≤ 1 MB, 5,000 in ≤ 5 MB built in ≤ 2 s. With ``--browser`` (Debian's chromium and
+playwright), one step's apply time in the browser at 300 nodes: every step of an exported
+animation, applied by player.js (target ≤ 5 ms).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def chain(x: gradbook.Tensor) -> gradbook.Tensor:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--big", action="store_true", help="also 5,000 nodes (Graphviz lays it out for minutes)")
+    parser.add_argument("--big", action="store_true", help="also 5,000 nodes (gradbook's layered layout)")
     parser.add_argument("--browser", action="store_true", help="also one step's apply time in Chromium")
     args = parser.parse_args()
     runs = args.runs
@@ -92,11 +94,16 @@ def state_table(sizes: list[int]) -> None:
     from ipywidgets.widgets import widget as module
     from ipywidgets.widgets.widget import _remove_buffers
 
+    from gradbook.viz.layered import node_count
+    from gradbook.viz.render import LAYERED_ABOVE
     from gradbook.widgets._common import _reachable_widgets
     from gradbook.widgets._frontend import pack
 
-    print("| nodes | record | layout | payload + gzip | state sent | of it, SVG raw → gzip | widgets made |")
-    print("|------:|-------:|-------:|---------------:|-----------:|----------------------:|-------------:|")
+    columns = "nodes | renderer | record | layout | payload + gzip | player built | state sent | of it, SVG raw → gzip"
+    print(f"| {columns} | widgets made |")
+    print(
+        "|------:|:---------|-------:|-------:|---------------:|-------------:|-----------:|----------------------:|---:|"
+    )
     for nodes in sizes:
         y = long_chain(nodes)
         start = time.perf_counter()
@@ -107,9 +114,13 @@ def state_table(sizes: list[int]) -> None:
         payload = animation.payload()
         pack(payload)
         packed = time.perf_counter()
+        fresh = long_chain(nodes)
         before = len(module._instances)
-        player = BackwardPlayer(recording, max_nodes=10**6)
+        built = time.perf_counter()
+        player = BackwardPlayer(fresh, max_nodes=10**6)  # from the tensor: record, lay out, pack, widgets
+        built = time.perf_counter() - built
         made = len(module._instances) - before
+        renderer = "layered" if node_count(recording.picture.source) > LAYERED_ABOVE else "default"
         sent = 0
         for child in _reachable_widgets(player):
             state, _, buffers = _remove_buffers(child.get_state())
@@ -118,8 +129,8 @@ def state_table(sizes: list[int]) -> None:
         import gzip
 
         print(
-            f"| {len(recording.nodes):5d} | {recorded - start:5.2f} s | {laid_out - recorded:5.2f} s "
-            f"| {packed - laid_out:13.3f} s | {sent / 1e6:7.2f} MB | {len(svg) / 1e6:6.2f} → "
+            f"| {len(recording.nodes):5d} | {renderer:8s} | {recorded - start:5.2f} s | {laid_out - recorded:5.2f} s "
+            f"| {packed - laid_out:13.3f} s | {built:10.2f} s | {sent / 1e6:7.2f} MB | {len(svg) / 1e6:6.2f} → "
             f"{len(gzip.compress(svg)) / 1e6:5.2f} MB | {made:12d} |"
         )
         player.close()

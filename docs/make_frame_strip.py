@@ -1,18 +1,15 @@
 #!/usr/bin/env python3
 """Make docs/backward_player_frames.png: the frames of one recorded backward pass, side by side.
 
-A maintainer's script for the README picture, not part of the package or the tests. It needs the
-``rsvg-convert`` command (Debian: ``apt-get install librsvg2-bin``) and Pillow (``pip install
-pillow``).
+A maintainer's script for the README picture, not part of the package or the tests. Each frame is
+rasterised by ``gradbook.viz.raster`` (Pillow, as ``Animation.to_gif`` does).
 
     python3 docs/make_frame_strip.py
 """
 
 from __future__ import annotations
 
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,19 +19,14 @@ from PIL import Image  # noqa: E402
 
 import gradbook as torch  # noqa: E402
 from gradbook.viz import animate, record_backward  # noqa: E402
+from gradbook.viz.raster import svg_to_image  # noqa: E402
 
 
 def main() -> None:
     x = torch.tensor(2.0, requires_grad=True)
     y = x * x + 3 * x  # dy/dx = 2x + 3 = 7
     frames = animate(record_backward(y)).frames_svg()
-    images = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for i, svg in enumerate(frames):
-            source, target = Path(tmp) / f"{i}.svg", Path(tmp) / f"{i}.png"
-            source.write_text(svg)
-            subprocess.run(["rsvg-convert", "--zoom", "1.2", str(source), "-o", str(target)], check=True)
-            images.append(Image.open(target).convert("RGB"))
+    images = [svg_to_image(svg, scale=1.2) for svg in frames]
     gap = 16
     width = sum(im.width for im in images) + gap * (len(images) - 1)
     strip = Image.new("RGB", (width, max(im.height for im in images)), "white")

@@ -356,16 +356,18 @@ def _offline_page(sync_api):
             browser.close()
 
 
-def test_an_exported_animation_plays_offline_from_a_file(tmp_path):
+@pytest.mark.parametrize("renderer", [None, "layered"])
+def test_an_exported_animation_plays_offline_from_a_file(tmp_path, renderer):
     """animation.to_html(path): one file, nothing fetched; in Chromium with the network cut off,
-    the buttons step through the frames and Play runs to the end."""
+    the buttons step through the frames and Play runs to the end (laid out by dot, or by
+    gradbook's own layered layout, as graphs of more than 1,000 nodes are)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     import gradbook as torch
     from gradbook.viz import animate, record_backward
 
     x = torch.tensor(2.0, requires_grad=True)
     page_file = tmp_path / "backward.html"
-    animation = animate(record_backward(x * x + 3 * x))
+    animation = animate(record_backward(x * x + 3 * x), renderer=renderer)
     animation.to_html(str(page_file))
     requests: list[str] = []
     with _offline_page(sync_api) as page:
@@ -380,7 +382,7 @@ def test_an_exported_animation_plays_offline_from_a_file(tmp_path):
         page.click("button[title='play']")
         sync_api.expect(root).to_have_attribute("data-frame", str(len(animation) - 1))
         assert "grad\n7." in page.inner_text(".gb-graph")  # dy/dx = 2x + 3 at x = 2, at the end
-        page.screenshot(path=str(tmp_path / "exported.png"))
+        page.screenshot(path=str(tmp_path / f"exported_{renderer}.png"))
     assert all(url.startswith("file:") for url in requests)  # the page fetched nothing else
 
 

@@ -78,3 +78,20 @@ def test_state_grows_as_nodes_plus_steps_not_nodes_times_steps():
     assert ratio < 6, ratio  # 4× the nodes and steps; nodes × steps would be 16×
     per_frame = [len(d) // 2 for d in large.view.payload["diffs"]]
     assert max(per_frame) <= 20  # a step changes a node, its edges, a .grad row: never the whole graph
+
+
+def test_a_5000_node_pass_is_animated_in_full_in_a_few_megabytes():
+    """Past 1,000 drawn nodes gradbook lays the graph out itself (dot takes 80 s here), so this runs
+    in seconds and needs no Graphviz."""
+    y = chain(2499)
+    before = _live()
+    player = BackwardPlayer(y, max_nodes=10**6)
+    made = _live() - before
+    assert len(player.recording.nodes) == 5000 and len(player) == 5001
+    size = state_bytes(player)
+    print(f"5,000 nodes: {size / 1e6:.2f} MB of widget state, {made} widgets")
+    assert size <= 2 * 5_000_000 and made <= 12
+    player.go(len(player) - 1)
+    assert "grad" in player.current_leaves and player.current_svg.count('class="node') >= 5000
+    player.close()
+    assert _live() == before

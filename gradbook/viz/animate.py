@@ -11,9 +11,11 @@ so nothing jumps while the animation plays, and the colours, labels and legend a
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from html import escape
 from importlib import resources
 
@@ -182,6 +184,70 @@ class Animation:
             with open(path, "w", encoding="utf-8") as file:
                 file.write(page)
         return page
+
+    def to_gif(
+        self,
+        path: str | None = None,
+        scale: float = 1.0,
+        interval: int = 800,
+        frames: Iterable[int] | None = None,
+        caption: bool = True,
+    ) -> bytes:
+        """An animated GIF of the pass, for slides that take no HTML: each frame rasterised by
+        ``gradbook.viz.raster`` (Pillow, no browser), its caption above it, ``interval`` ms per
+        frame and the last held three times as long, looping. ``scale`` is pixels per CSS pixel
+        (2 for a sharp projector), ``frames`` a selection (e.g. ``range(0, len(a), 5)``). Written
+        to ``path`` if given; the GIF's bytes are returned.
+
+        >>> import gradbook as torch
+        >>> from gradbook.viz import record_backward, animate
+        >>> gif = animate(record_backward(torch.tensor(2.0, requires_grad=True) ** 2)).to_gif()
+        >>> gif[:6]
+        b'GIF89a'
+        """
+        from PIL import Image, ImageDraw
+
+        from .raster import _font, image_size, svg_to_image
+
+        if not isinstance(scale, (int, float)) or isinstance(scale, bool) or not 0 < scale <= 8:
+            raise ValueError(f"to_gif() got scale={scale!r}; use a number of pixels per CSS pixel, above 0, up to 8")
+        if not isinstance(interval, int) or isinstance(interval, bool) or interval < 20:
+            raise ValueError(
+                f"to_gif() got interval={interval!r}; use the milliseconds per frame, an int of 20 or more"
+            )
+        chosen = list(range(len(self))) if frames is None else list(frames)
+        bad = [i for i in chosen if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(self)]
+        if bad or not chosen:
+            got = repr(bad[0]) if bad else "[] (none)"
+            raise ValueError(f"to_gif() got frame {got}; this animation has frames 0 to {len(self) - 1}")
+        first = self.frame_svg(chosen[0])
+        width, height = image_size(first, scale)
+        if width * height * len(chosen) > 4e8:
+            raise ValueError(
+                f"to_gif() would rasterise {len(chosen)} frames of {width}×{height} pixels; "
+                "pass frames=range(0, len(animation), k) or a smaller scale, or use to_html() for a graph this big"
+            )
+        band = round(22 * scale) if caption else 0
+        font = _font("Helvetica", False, round(13 * scale))
+        texts = self.captions()
+        images = []
+        for i in chosen:
+            graph = svg_to_image(self.frame_svg(i), scale)
+            image = Image.new("RGB", (graph.size[0], graph.size[1] + band), "white")
+            image.paste(graph, (0, band))
+            if caption:
+                ImageDraw.Draw(image).text(
+                    (round(6 * scale), band // 2), texts[i], fill="#252525", font=font, anchor="lm"
+                )
+            images.append(image.quantize(colors=96, method=Image.Quantize.FASTOCTREE))
+        durations = [interval] * (len(images) - 1) + [interval * 3]
+        buffer = io.BytesIO()
+        images[0].save(buffer, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0)
+        data = buffer.getvalue()
+        if path is not None:
+            with open(path, "wb") as file:
+                file.write(data)
+        return data
 
     def __repr__(self) -> str:
         return f"Animation({len(self)} frames, {len(self.recording.nodes)} nodes)"
@@ -385,11 +451,13 @@ def _template(svg: str, first: dict[str, str]) -> tuple[list[str], list[str], tu
                     e.set("fill", mark(f"{key}.bg", e, "fill"))
             if gid.endswith("_name"):
                 mark_lines(texts, gid[2:])
-    text = ET.tostring(root, encoding="unicode")
-    pieces = re.split("(\x00\\d+\x00)", text)
-    # the live SVG for the browser's player: frame 0's values, each changing element numbered
-    for element, k in marked.values():
+    for element, k in marked.values():  # numbered for the browser's player
         element.set("data-gb", str(k))
     text = ET.tostring(root, encoding="unicode")
-    live = re.sub("\x00\\d+\x00", lambda m: escape(first.get(tokens[m[0]], ""), quote=True), text)
+    # the live SVG for the browser's player: frame 0's values
+    live = "".join(
+        p if i % 2 == 0 else escape(first.get(tokens[p], ""), quote=True)
+        for i, p in enumerate(re.split("(\x00\\d+\x00)", text))
+    )
+    pieces = re.split("(\x00\\d+\x00)", re.sub(' data-gb="\\d+"', "", text))  # the frames' pictures: unmarked
     return pieces[0::2], [tokens[p] for p in pieces[1::2]], (live, targets)

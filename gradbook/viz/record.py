@@ -95,7 +95,10 @@ class BackwardRecording:
 
     def node(self, key: str) -> dict[str, Any]:
         """The snapshot of one node: key, label, kind, name, inputs, shape, data, grad, freed..."""
-        return next(n for n in self.nodes if n["key"] == key)
+        index = self.__dict__.get("_index")
+        if index is None or len(index) != len(self.nodes):  # built once: players ask for every node
+            index = self.__dict__["_index"] = {n["key"]: n for n in self.nodes}
+        return index[key]
 
     def leaf_grads(self) -> dict[str, tuple[np.ndarray | None, np.ndarray | None]]:
         """``{leaf name or key: (.grad before, .grad after)}`` for the leaves this call reached."""

@@ -121,9 +121,11 @@ class AnimationView(anywidget.AnyWidget):
     def static_html(self) -> str:
         """The saved view: the current frame (graph, ledger, leaf grads) as plain HTML, then a
         script that turns it into the working player where scripts run (never fetching anything)."""
-        caption = self.payload["captions"][min(self.frame, len(self.payload["captions"]) - 1)] if self.payload[
-            "captions"
-        ] else ""
+        caption = (
+            self.payload["captions"][min(self.frame, len(self.payload["captions"]) - 1)]
+            if self.payload["captions"]
+            else ""
+        )
         picture = (
             f'<div class="gradbook-still" style="display:flex;flex-wrap:wrap;gap:12px;font-size:12px">'
             f"<div>{f'<b>{html.escape(caption)}</b><br>' if caption else ''}{self.current_svg}</div>"

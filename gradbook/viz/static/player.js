@@ -112,9 +112,14 @@ function gradbookPlayer(model, el) {
     let s = Math.min(b.w / rect.w, b.h / rect.h, 1.6);
     s = Math.max(s, READABLE);
     const w = b.w / s, h = b.h / s;
-    const cx = rect.x + rect.w / 2;
+    let x = rect.x + rect.w / 2 - w / 2;
+    if (anchorTop && w < rect.w) { // wider than the box: the output in view, no margin beyond the edges
+      const out = svg && svg.querySelector("g.node.output");
+      if (out) { const o = bboxOf(out); x = o.x + o.w / 2 - w / 2; }
+      x = Math.min(Math.max(x, rect.x), rect.x + rect.w - w);
+    }
     const y = anchorTop && h < rect.h ? rect.y : rect.y + rect.h / 2 - h / 2;
-    setView({ x: cx - w / 2, y, w, h });
+    setView({ x, y, w, h });
   }
   function showAll() {
     const b = box(), s = Math.min(b.w / full.w, b.h / full.h);
@@ -200,8 +205,8 @@ function gradbookPlayer(model, el) {
     play.textContent = "pause";
     play.classList.add("gb-on");
     timer = setInterval(() => {
-      if (frame >= p.diffs.length - 1) stop();
-      else go(frame + 1, true);
+      if (frame < p.diffs.length - 1) go(frame + 1, true);
+      if (frame >= p.diffs.length - 1) stop(); // at the end: "play" again at once
     }, interval());
   }
 
