@@ -142,11 +142,21 @@ def test_wrong_shape_is_named():
         ex.check_grad_after_three_calls([12.0, 12.0])
 
 
-def test_integer_tensor_dtype_is_named():
-    with pytest.raises(CheckFailedError, match="(?s)floating-point tensor.*gradbook.int64"):
-        ex.check_vjp(torch.tensor([5, 3, -18]))
-    with pytest.raises(CheckFailedError, match="(?s)floating-point.*int64"):
-        ex.check_grad_after_three_calls(np.array(12))
+def test_integers_and_fractions_are_numbers_too(capsys):
+    """A right value is right whatever its type: ints, int arrays and tensors, Fractions, Decimals."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    ex.check_grad_after_three_calls(np.array(12))
+    ex.check_grad_after_three_calls(torch.tensor(12))
+    ex.check_grad_after_three_calls(Fraction(24, 2))
+    ex.check_grad_after_three_calls(Decimal("12"))
+    ex.check_jacobian(np.array([[3, 2], [1, 1], [0, 6]]))
+    ex.check_vjp([Fraction(5), Fraction(7, 2), -18])
+    ex.check_grad_after_retain(np.int32(56))
+    assert capsys.readouterr().out.count("✓") == 7
+    with pytest.raises(CheckFailedError, match="vᵀJ"):
+        ex.check_vjp(torch.tensor([5, 3, -18]))  # an integer tensor with a wrong value: wrong, as any other
 
 
 @pytest.mark.parametrize("answer", ["12", True, b"12", object()], ids=["str", "bool", "bytes", "object"])
@@ -360,3 +370,253 @@ def test_importing_gradbook_does_not_import_the_exercises_or_plotting():
         "assert not {'ipywidgets', 'matplotlib', 'graphviz'} & set(sys.modules), sorted(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ---------------------------------------------------------------- the attack table
+# Every check against answers of four kinds: right ones in every form a learner may write them;
+# wrong ones; fakes (answers that cheat without touching anything: lying objects, answers built
+# from the checks' own docstrings, a Function whose gradients come from built-in ops, ...); and
+# patches (the notebook replaces a tool the check relies on, then gives a wrong answer). A right
+# answer must pass with one line; everything else must fail with an AssertionError (the learner
+# message), never another exception, and nothing may reach stderr.
+class RaisingRepr:
+    def __repr__(self):
+        raise RuntimeError("no repr for you")
+
+    def __float__(self):
+        raise RuntimeError("no float either")
+
+
+class RaisingIter:
+    def __iter__(self):
+        raise RuntimeError("no iteration")
+
+    def __len__(self):
+        raise RuntimeError("no len")
+
+    def __repr__(self):
+        raise RuntimeError("no repr")
+
+
+class RaisingArray:
+    def __array__(self, *args, **kwargs):
+        raise RuntimeError("no array")
+
+
+class OnlyApply(torch.autograd.Function):
+    """Built-in ops do the differentiation; the Function's backward is never written."""
+
+    @classmethod
+    def apply(cls, x):
+        return x * x.sin()
+
+
+class NoBackward(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * x.sin()
+
+
+class BackwardThroughOps(torch.autograd.Function):
+    """Right values, but backward is never the engine's path: forward returns a graph-less copy."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x.sin()
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output * x.cos()  # a wrong rule
+
+
+def seed_two(y):
+    y.backward(torch.tensor(2.0))  # one pass, twice the gradient
+
+
+def two_passes_of_a_copy(y):
+    (y * 1).backward(retain_graph=True)  # a pass through y, seeded 1
+    (y * 1).backward()  # and another: two real passes, and right
+
+
+def zero_the_data(w, x, y, lr):
+    x.zero_()
+    y.zero_()
+
+
+RENAMED = []  # (class, its name): put back after the case, or later tests would see the lie
+
+
+def renamed_cos(x):
+    out = x.cos()
+    RENAMED.append((type(out.grad_fn), type(out.grad_fn).__name__))
+    type(out.grad_fn).__name__ = "ExpBackward0"  # the class itself, for every cos node
+    return (out * 2).sum()
+
+
+def docstring_answers(check):
+    """What help(check) shows, as answers: every function or class its examples define or pass."""
+    import doctest
+
+    found = []
+    for example in doctest.DocTestParser().get_examples(check.__doc__ or ""):
+        if "check_" in example.source and "(" in example.source:
+            arg = example.source.split("(", 1)[1].rsplit(")", 1)[0]
+            if arg.strip():
+                found.append(arg)
+    return found
+
+
+def _fake_numpy():
+    import types
+
+    fake = types.ModuleType("numpy")
+    fake.allclose = lambda *a, **k: True
+    return fake
+
+
+PATCHES = {
+    "np.allclose always True": lambda mp: mp.setattr(np, "allclose", lambda *a, **k: True),
+    "np.isclose always True": lambda mp: mp.setattr(np, "isclose", lambda *a, **k: True),
+    "builtins.abs returns 0": lambda mp: mp.setattr("builtins.abs", lambda v: 0),
+    "builtins.set always equal": lambda mp: mp.setattr("builtins.set", LyingSet),
+    "builtins.isinstance always True": lambda mp: mp.setattr("builtins.isinstance", lambda *a: True),
+    "autograd.gradcheck always True": lambda mp: mp.setattr(torch.autograd, "gradcheck", lambda *a, **k: True),
+    "sys.modules['numpy'] faked": lambda mp: mp.setitem(sys.modules, "numpy", _fake_numpy()),
+    "sys.modules['gradbook'] faked": lambda mp: mp.setitem(sys.modules, "gradbook", _fake_numpy()),
+    "Tensor.__eq__ always True": lambda mp: mp.setattr(torch.Tensor, "__eq__", lambda a, b: True),
+    "Tensor.backward does nothing": lambda mp: mp.setattr(torch.Tensor, "backward", lambda *a, **k: None),
+}
+
+LYING = [AlwaysEqual(), LyingFloat(3.0), RaisingRepr(), RaisingIter(), RaisingArray(), [RaisingRepr()] * 3]
+ATTACKS = {  # check: (right answers, wrong answers, fakes)
+    ex.check_grad_after_three_calls: ([12.0, 12, np.float32(12), torch.tensor(12.0)], [4.0, 8.0, -12.0, 1e308], LYING),
+    ex.check_grad_after_zeroing: ([32.0, 32], [0.0, 41.0, 71.0, 30.0], LYING),
+    ex.check_grad_after_retain: ([56.0, np.array(56)], [12.0, 24.0, 32.0, 44.0], LYING),
+    ex.check_vjp: (
+        [[5.0, 3.5, -18.0], np.array([5.0, 3.5, -18.0]), torch.tensor([5.0, 3.5, -18.0], requires_grad=True)],
+        [[5.0, 7.0, 9.0], [1.0, 2.0, 3.0], [1e308] * 3, [5.0, 3.5]],
+        LYING,
+    ),
+    ex.check_jacobian: (
+        [
+            [[3.0, 2.0], [1.0, 1.0], [0.0, 6.0]],
+            np.array([[3, 2], [1, 1], [0, 6]]),
+            torch.tensor([[3, 2], [1, 1], [0, 6.0]]),
+        ],
+        [[[3.0, 1.0, 0.0], [2.0, 1.0, 6.0]], np.zeros((3, 2)), [[3.0, 2.0], [1.0, 1.0], [0.0, 3.0]]],
+        LYING,
+    ),
+    ex.check_leaves_with_grad: (
+        [{"a", "d"}, ["d", "a"], "a, d", ("a", "d")],
+        [{"a"}, {"a", "b", "d"}, {"c"}, set()],
+        [LyingSet({"x"}), RaisingIter(), 42],
+    ),
+    ex.check_training_step: (
+        [step],
+        [lambda w, x, y, lr: None, not_implemented],
+        [zero_the_data, lambda w, x, y, lr: w.data.zero_(), RaisingRepr()],
+    ),
+    ex.check_backward_rule: (
+        [XSinX],
+        [BackwardThroughOps],
+        [OnlyApply, NoBackward, RaisingRepr, lambda x: x * x.sin()],
+    ),
+    ex.check_backward_twice: (
+        [backward_twice, two_passes_of_a_copy],
+        [lambda y: y.backward()],
+        [seed_two, RaisingRepr()],
+    ),
+    ex.check_graph_chain: (
+        [lambda x: (x.exp() * 2).sum(), lambda x: (x.exp() * -0.5).sum(), lambda x: (2 * x.exp()).sum()],
+        [lambda x: x.exp().sum(), lambda x: (x.exp() * x).sum(), lambda x: (x.exp() * 2).mean()],
+        [renamed_cos, RaisingRepr(), lambda x: RaisingRepr()],
+    ),
+}
+
+
+def _outcome(check, answer, patch=None):
+    """'pass', 'fail' (an AssertionError: the learner message) or 'crash' (anything else)."""
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    mp = pytest.MonkeyPatch()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings_as_stderr(err):
+            if patch is not None:
+                patch(mp)
+            try:
+                check(answer)
+                result = "pass"
+            except AssertionError:
+                result = "fail"
+            except Exception as error:  # noqa: BLE001
+                result = f"crash: {type(error).__name__}: {error}"
+    finally:
+        mp.undo()
+        while RENAMED:
+            cls, name = RENAMED.pop()
+            cls.__name__ = name
+    if err.getvalue():
+        result += " (stderr)"
+    return result
+
+
+def warnings_as_stderr(err):
+    import contextlib
+    import warnings
+
+    @contextlib.contextmanager
+    def cm():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield
+        for w in caught:
+            err.write(f"{w.category.__name__}: {w.message}\n")
+
+    return cm()
+
+
+def attack_table():
+    """Per check and kind: (cases, how many ended as they must)."""
+    rows = {}
+    for check, (right, wrong, fakes) in ATTACKS.items():
+        docs = []
+        for text in docstring_answers(check):
+            try:
+                docs.append(eval(text, {"torch": torch, "np": np}))  # noqa: S307
+            except Exception:  # noqa: BLE001 - a class defined in the docstring: rebuild it there
+                import doctest
+
+                scope = {"torch": torch}
+                for example in doctest.DocTestParser().get_examples(check.__doc__):
+                    if "check_" not in example.source:
+                        exec(example.source, scope)  # noqa: S102
+                docs.append(scope.get(text.strip()))
+        cases = {
+            "right": [(a, None, "pass") for a in right],
+            "wrong": [(a, None, "fail") for a in wrong],
+            "fake": [(a, None, "fail") for a in [*fakes, *docs]],
+            "patch": [(w, p, "fail") for p in PATCHES.values() for w in wrong[:1]],
+        }
+        rows[check.__name__] = {
+            kind: [(_outcome(check, a, p), want) for a, p, want in items] for kind, items in cases.items()
+        }
+    return rows
+
+
+def test_the_attack_table():
+    rows = attack_table()
+    bad = {
+        (name, kind, i): got
+        for name, kinds in rows.items()
+        for kind, results in kinds.items()
+        for i, (got, want) in enumerate(results)
+        if got != want
+    }
+    total = sum(len(r) for kinds in rows.values() for r in kinds.values())
+    print(f"{total} cases, {len(bad)} ended otherwise")
+    assert not bad, bad
+    assert total > 200

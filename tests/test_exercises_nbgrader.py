@@ -1,4 +1,4 @@
-"""The nbgrader round trip of notebooks/exercises, with the real nbgrader CLI on a copy of the course.
+"""The nbgrader round trip of docs/course, with the real nbgrader CLI on a copy of the course.
 
 Generate every assignment, autograde three submissions of each (the instructor's solutions, the
 untouched student version, and a partly solved one), read the scores from nbgrader's gradebook,
@@ -23,7 +23,7 @@ pytest.importorskip("ipykernel")
 from nbgrader.api import Gradebook  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-COURSE = ROOT / "notebooks" / "exercises"
+COURSE = ROOT / "docs" / "course"
 ASSIGNMENTS = {"01_accumulation": "accumulation", "02_vjp": "vjp", "03_retain_graph": "retain_graph"}
 GENERATED = ("release", "submitted", "autograded", "feedback", "exchange", "gradebook.db")
 # the partly solved submission answers the first and the last question of each assignment

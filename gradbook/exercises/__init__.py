@@ -5,11 +5,14 @@ Each ``check_<name>(answer)`` prints one line when the answer is right, and othe
 at its placeholder (``...``, ``None``, ``raise NotImplementedError()``) is reported as not
 attempted. The same checks are ``Exercise`` objects, with ``.check()``, ``.hint()`` and
 ``.solution_available``; ``exercises(lesson)`` lists them. No answers ship with gradbook: each
-check recomputes what it expects from the problem, with gradbook.
+check recomputes what it expects from the problem, with gradbook, and the examples in these
+docstrings call the checks with other programs, never with an answer.
 
 >>> from gradbook.exercises import check_grad_after_three_calls
->>> check_grad_after_three_calls(12.0)
-✓ Right: three backward() calls added their gradients together.
+>>> check_grad_after_three_calls(...)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+gradbook.exercises._checking.NotAttemptedError: not attempted: ...
 >>> exercises(3)[0].hint()
 'retain_graph changes what is freed, not how .grad accumulates.'
 """

@@ -3,11 +3,22 @@
 A check either prints one confirmation line and returns None, or raises ``AssertionError`` with
 a message for the learner: what was expected (in words, never the value), what they gave, and a
 hint. Nothing is written to stderr, because nbgrader gives 0 points to a cell that writes there.
+
+An answer is only ever *read*: its numbers through ``float``, its functions by calling them on
+private data. An answer that lies (an ``__eq__`` that is always True), or whose ``repr``,
+iteration or comparison raises, is a wrong answer with an explanation, never a crash. Before each
+check, ``guard()`` makes sure the tools the check relies on (builtins, NumPy, gradbook's engine,
+``gradcheck``, the modules in ``sys.modules``) are still the ones imported with it: a notebook
+that replaced one of them gets a failure that says so, not points.
 """
 
 from __future__ import annotations
 
+import builtins
 import contextlib
+import decimal
+import numbers
+import sys
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -16,6 +27,7 @@ from typing import Any
 import numpy as np
 
 import gradbook
+import gradbook.autograd
 
 NOT_ATTEMPTED = "not attempted"
 
@@ -39,6 +51,46 @@ def not_attempted(what: str) -> NotAttemptedError:
 
 def is_stub(answer: Any) -> bool:
     return answer is None or answer is Ellipsis
+
+
+# What the checks rely on, as imported: (owner, attribute name, the object it was).
+_MODULES = ("builtins", "numpy", "gradbook", "gradbook.autograd", "gradbook.exercises._checking")
+_BUILTINS = (
+    "abs", "all", "any", "bool", "callable", "float", "isinstance", "issubclass", "len", "list", "max",
+    "min", "print", "range", "repr", "round", "set", "sorted", "str", "sum", "tuple", "type", "zip",
+)  # fmt: skip
+_NUMPY = ("allclose", "array", "asarray", "isclose", "isfinite", "all", "abs", "stack", "float64", "ndarray")
+_GRADBOOK = ("Tensor", "tensor", "no_grad", "stack", "eye", "float64")
+_ORIGINALS: list[tuple[Any, str, Any]] = (
+    [(builtins, name, getattr(builtins, name)) for name in _BUILTINS]
+    + [(np, name, getattr(np, name)) for name in _NUMPY]
+    + [(gradbook, name, getattr(gradbook, name)) for name in _GRADBOOK]
+    + [(gradbook.autograd, name, getattr(gradbook.autograd, name)) for name in ("grad", "gradcheck", "Function")]
+    + [(gradbook.Tensor, name, getattr(gradbook.Tensor, name)) for name in ("backward", "__eq__", "numpy", "detach")]
+)
+_MODULE_OBJECTS = {name: sys.modules[name] for name in _MODULES if name in sys.modules}
+
+
+def guard() -> None:
+    """Fail (never pass) when the notebook replaced something a check relies on.
+
+    >>> guard()  # nothing replaced: silent
+    """
+    for owner, name, original in _ORIGINALS:
+        if getattr(owner, name, None) is not original:
+            where = getattr(owner, "__name__", "?")
+            raise tampered(f"{where}.{name}")
+    for name, module in _MODULE_OBJECTS.items():
+        if sys.modules.get(name) is not module:
+            raise tampered(f"sys.modules[{name!r}]")
+
+
+def tampered(what: str) -> CheckFailedError:
+    return fail(
+        "the checking tools as gradbook imported them",
+        f"a notebook in which {what} was replaced",
+        "restart the kernel, remove the code that replaces it, and answer the question itself.",
+    )
 
 
 @contextlib.contextmanager
@@ -73,13 +125,39 @@ def crashed(what: str, err: Exception) -> CheckFailedError:
 
 
 def describe(answer: Any) -> str:
-    """A short, safe description of what the learner gave (never a huge repr)."""
-    if isinstance(answer, gradbook.Tensor):
-        return f"a tensor of shape {tuple(answer.shape)} and dtype {answer.dtype}"
-    if isinstance(answer, np.ndarray):
-        return f"a NumPy array of shape {answer.shape} and dtype {answer.dtype}"
-    text = repr(answer)
+    """A short, safe description of what the learner gave (never a huge repr, never a crash)."""
+    try:
+        if isinstance(answer, gradbook.Tensor):
+            return f"a tensor of shape {tuple(answer.shape)} and dtype {answer.dtype}"
+        if isinstance(answer, np.ndarray):
+            return f"a NumPy array of shape {answer.shape} and dtype {answer.dtype}"
+        with quiet():
+            text = repr(answer)
+        if not isinstance(text, str):
+            raise TypeError("__repr__ returned a non-string")
+    except Exception as err:  # the answer's own repr may raise: describe it by its type
+        return f"an object of type {type(answer).__name__} (its repr raised {type(err).__name__})"
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _floats(answer: Any) -> np.ndarray | None:
+    """The answer's values as float64 (numbers, Fractions, nested lists, integer or float arrays),
+    or None when they are not all real numbers. Each value goes through ``float``: an object
+    that only pretends to be a number (no ``__float__``) is not one."""
+    try:
+        with quiet():
+            values = np.asarray(answer)
+            if values.dtype.kind in "iuf":
+                return values.astype(np.float64)
+            if values.dtype.kind != "O":
+                return None
+            flat = [v for v in values.reshape(-1)]
+            real = (numbers.Real, decimal.Decimal)  # Fraction, Decimal, int, float, NumPy scalars
+            if not all(isinstance(v, real) and not isinstance(v, (bool, np.bool_)) for v in flat):
+                return None
+            return np.array([float(v) for v in flat], dtype=np.float64).reshape(values.shape)
+    except Exception:  # an answer whose iteration, len or __array__ raises is not numbers
+        return None
 
 
 def as_numbers(answer: Any, shape: tuple[int, ...], what: str) -> np.ndarray:
@@ -93,28 +171,13 @@ def as_numbers(answer: Any, shape: tuple[int, ...], what: str) -> np.ndarray:
     if isinstance(answer, (bool, np.bool_, str, bytes)):
         raise fail(f"{what} as numbers", describe(answer), "give a number or a tensor, not text or True/False.")
     if isinstance(answer, gradbook.Tensor):
-        if not answer.is_floating_point():
-            raise fail(
-                f"{what} as a floating-point tensor",
-                describe(answer),
-                "gradients are floating point: create the tensor from floats (2.0, not 2), or call .float().",
-            )
-        values = answer.detach().numpy()
+        if answer.dtype == gradbook.bool:
+            raise fail(f"{what} as real numbers", describe(answer), "give a tensor of real numbers.")
+        values = answer.detach().numpy().astype(np.float64)
     else:
-        try:
-            with quiet():
-                values = np.asarray(answer)
-        except Exception:
-            values = np.asarray(None)
-        if values.dtype.kind not in "iuf":
+        values = _floats(answer)
+        if values is None:
             raise fail(f"{what} as numbers", describe(answer), "give a number, a list of numbers, or a tensor.")
-        if isinstance(answer, np.ndarray) and values.dtype.kind != "f":
-            raise fail(
-                f"{what} as floating-point numbers",
-                describe(answer),
-                "gradients are floating point: use floats (2.0, not 2).",
-            )
-    values = np.asarray(values, dtype=np.float64)
     if values.size == 1 and shape == ():
         values = values.reshape(())
     if values.shape != shape:
@@ -130,10 +193,12 @@ def as_numbers(answer: Any, shape: tuple[int, ...], what: str) -> np.ndarray:
 
 
 def close(values: np.ndarray, expected: np.ndarray) -> bool:
-    return bool(np.allclose(values, expected, rtol=1e-4, atol=1e-6))
+    with quiet():  # 1e308 - 1 overflows in the comparison: a wrong answer, and nothing on stderr
+        return bool(np.allclose(values, expected, rtol=1e-4, atol=1e-6))
 
 
 def passed(message: str) -> None:
+    guard()  # the learner's code ran during the check: it must not have replaced anything either
     print(f"✓ {message}")
 
 

@@ -1,13 +1,14 @@
 """Lesson 01: gradients accumulate in ``.grad`` until you zero them.
 
-Worked example (the seed lesson): each ``backward()`` *adds* dy/dx into ``x.grad``.
+Worked example: each ``backward()`` *adds* dy/dx into ``x.grad`` (the exercises ask about other
+programs, so this gives none of their answers away).
 
 >>> import gradbook as torch
->>> x = torch.tensor(2.0, requires_grad=True)
->>> for _ in range(3):
-...     (x * x).backward()        # adds d(x²)/dx = 2x = 4 each time
+>>> x = torch.tensor(1.5, requires_grad=True)
+>>> for _ in range(2):
+...     (x * x).backward()        # adds d(x²)/dx = 2x = 3 each time
 >>> x.grad
-tensor(12.)
+tensor(6.)
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 
 import gradbook
 
-from ._checking import Exercise, as_numbers, call_student, close, fail, is_stub, not_attempted, passed, quiet
+from ._checking import Exercise, as_numbers, call_student, close, fail, guard, is_stub, not_attempted, passed, quiet
 
 # The program of the zeroing exercise: students read this text, and the check runs this text.
 ZEROING_PROGRAM = """\
@@ -55,6 +56,7 @@ def check_grad_after_zeroing(answer: Any) -> None:
     ...
     gradbook.exercises._checking.CheckFailedError: ...
     """
+    guard()
     value = as_numbers(answer, (), "your prediction of x.grad")
     if not close(value, np.float64(_after_three_calls_then_zero())):
         raise fail(
@@ -88,6 +90,7 @@ def check_grad_after_three_calls(answer: Any) -> None:
     ...
     gradbook.exercises._checking.CheckFailedError: ...
     """
+    guard()
     value = as_numbers(answer, (), "your prediction of x.grad")
     single = 2 * 2.0
     if close(value, np.float64(single)):
@@ -124,30 +127,30 @@ def check_training_step(step: Any) -> None:
     One step of gradient descent on the mean squared error L(w) = mean((x @ w - y)²):
     compute the loss, ``backward()``, then under ``no_grad()`` do w ← w - lr · ∂L/∂w, and leave
     ``w.grad`` empty (``None`` or zeros) for the next step. The check runs your step several
-    times on data you do not see and compares ``w`` with gradient descent done right.
+    times on its own copies of data you do not see and compares ``w`` with gradient descent done
+    right on other copies, so a step that changes ``x`` or ``y`` only changes its own result.
 
-    >>> import gradbook as torch
-    >>> def step(w, x, y, lr):
-    ...     loss = ((x @ w - y) ** 2).mean()
-    ...     loss.backward()
-    ...     with torch.no_grad():
-    ...         w -= lr * w.grad
-    ...     w.grad = None
-    >>> check_training_step(step)
-    ✓ Right: your step follows the gradient and starts each step from a zero gradient.
+    How to call it (with a step that does nothing, which is not the answer):
+
+    >>> check_training_step(lambda w, x, y, lr: None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gradbook.exercises._checking.CheckFailedError: ...
     """
+    guard()
     if is_stub(step):
         raise not_attempted("your training step")
     if not callable(step):
         raise fail("a function step(w, x, y, lr)", f"{type(step).__name__}", "define it with def step(w, x, y, lr):")
     w0, x_np, y_np = _hidden_problem()
-    x, y, lr = gradbook.tensor(x_np), gradbook.tensor(y_np), 0.1
+    lr = 0.1
     theirs = gradbook.tensor(w0, requires_grad=True)
     ours = gradbook.tensor(w0, requires_grad=True)
     for k in range(3):
-        call_student(step, "your training step", theirs, x, y, lr)
+        # fresh copies each step: the learner's x and y are never the ones the reference reads
+        call_student(step, "your training step", theirs, gradbook.tensor(x_np.copy()), gradbook.tensor(y_np.copy()), lr)
         with quiet():
-            _reference_step(ours, x, y, lr)
+            _reference_step(ours, gradbook.tensor(x_np.copy()), gradbook.tensor(y_np.copy()), lr)
         if not isinstance(theirs, gradbook.Tensor) or not theirs.is_leaf or not theirs.requires_grad:
             raise fail(
                 "w to stay a leaf tensor that requires grad",

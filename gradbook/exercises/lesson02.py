@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 
 import gradbook
-from gradbook.autograd import GradcheckError, gradcheck
+from gradbook.autograd import GradcheckError
 
-from ._checking import Exercise, as_numbers, call_student, close, fail, is_stub, not_attempted, passed, quiet
+from ._checking import Exercise, as_numbers, call_student, close, fail, guard, is_stub, not_attempted, passed, quiet
 
 _X = (1.0, 2.0, 3.0)
 _V = (1.0, 0.5, -2.0)
@@ -47,6 +47,7 @@ def check_vjp(answer: Any) -> None:
     ...
     gradbook.exercises._checking.CheckFailedError: ...
     """
+    guard()
     value = as_numbers(answer, (3,), "your prediction of x.grad")
     expected = _vjp_problem()
     if close(value, expected / np.asarray(_V)):
@@ -58,7 +59,7 @@ def check_vjp(answer: Any) -> None:
     if not close(value, expected):
         raise fail(
             "vᵀJ for this v",
-            f"{np.round(value, 4).tolist()}",
+            f"{[round(float(v), 4) for v in value]}",
             "compute 2xᵢ + 3 for each i, then multiply by vᵢ.",
         )
     passed("Right: backward(v) gave the vector-Jacobian product vᵀJ.")
@@ -79,6 +80,7 @@ def check_jacobian(answer: Any) -> None:
     ...
     gradbook.exercises._checking.CheckFailedError: ...
     """
+    guard()
     value = as_numbers(answer, (3, 2), "your Jacobian")
     x = gradbook.tensor([2.0, 3.0], requires_grad=True)
     y = _jacobian_problem(x)
@@ -106,21 +108,28 @@ def check_backward_rule(function: Any) -> None:
 
     Its ``backward(ctx, grad_output)`` must return grad_output · f'(x), with
     f'(x) = sin(x) + x · cos(x), using x saved by ``ctx.save_for_backward(x)`` in ``forward``.
-    It is checked with ``gradcheck`` on tensors you do not see.
+    It is checked with ``gradcheck`` on tensors you do not see, and the gradients must come from
+    *your* ``backward``: the check counts the engine's calls to it (a Function whose ``apply``
+    or ``forward`` lets built-in ops do the differentiation is not an answer).
+
+    How to call it, here with a Function for a different f (x², which is not the answer):
 
     >>> import gradbook as torch
-    >>> class XSinX(torch.autograd.Function):
+    >>> class Square(torch.autograd.Function):
     ...     @staticmethod
     ...     def forward(ctx, x):
     ...         ctx.save_for_backward(x)
-    ...         return x * x.sin()
+    ...         return x * x
     ...     @staticmethod
     ...     def backward(ctx, grad_output):
     ...         (x,) = ctx.saved_tensors
-    ...         return grad_output * (x.sin() + x * x.cos())
-    >>> check_backward_rule(XSinX)
-    ✓ Right: forward and backward agree with finite differences on hidden inputs.
+    ...         return grad_output * 2 * x
+    >>> check_backward_rule(Square)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gradbook.exercises._checking.CheckFailedError: ...forward to compute x · sin(x)...
     """
+    guard()
     if is_stub(function):
         raise not_attempted("your Function")
     if not (isinstance(function, type) and issubclass(function, gradbook.autograd.Function)):
@@ -129,9 +138,25 @@ def check_backward_rule(function: Any) -> None:
             f"{type(function).__name__}",
             "write class XSinX(torch.autograd.Function): with static forward and backward methods.",
         )
+    calls = []
+
+    try:  # the learner's class, with each call of its backward counted by the engine
+
+        class Counted(function):  # type: ignore[misc, valid-type]
+            @staticmethod
+            def backward(ctx: Any, *grad_outputs: Any) -> Any:
+                calls.append(1)
+                return function.backward(ctx, *grad_outputs)
+
+    except Exception as err:
+        raise fail(
+            "a plain subclass of torch.autograd.Function",
+            f"a class that cannot be extended ({err})",
+            "define it with class.",
+        ) from None
     for data in _hidden_inputs():
         x = gradbook.tensor(data, dtype=gradbook.float64, requires_grad=True)
-        out = call_student(function.apply, "your Function", x)
+        out = call_student(Counted.apply, "your Function", x)
         if not isinstance(out, gradbook.Tensor):
             raise fail("forward to return a tensor", f"{type(out).__name__}", "return x * x.sin() from forward.")
         got = as_numbers(out, tuple(data.shape), "your forward's output")
@@ -139,9 +164,16 @@ def check_backward_rule(function: Any) -> None:
             raise fail("forward to compute x · sin(x)", "different values", "forward returns x * x.sin().")
         if out.grad_fn is None:
             raise fail("an output with a grad_fn", "no graph", "call YourFunction.apply(x), not forward directly.")
+        if type(out.grad_fn).__name__ != "CountedBackward":  # the node torch names after the Function
+            raise fail(
+                "the output's grad_fn to be your Function's own backward node",
+                f"a {type(out.grad_fn).__name__} made by built-in operations",
+                "keep apply as torch.autograd.Function defines it, and compute in forward without autograd.",
+            )
+        before = len(calls)
         try:
             with quiet():
-                gradcheck(function.apply, (x,))
+                gradbook.autograd.gradcheck(Counted.apply, (x,))
         except GradcheckError:
             raise fail(
                 "backward to return grad_output times f'(x) = sin(x) + x·cos(x)",
@@ -156,6 +188,12 @@ def check_backward_rule(function: Any) -> None:
                 f"it raised {type(err).__name__}: {err}",
                 "read x back with (x,) = ctx.saved_tensors, and return one gradient per input.",
             ) from None
+        if len(calls) == before:
+            raise fail(
+                "gradients computed by your backward method",
+                "a check in which your backward was never called",
+                "write backward(ctx, grad_output) as a static method of your Function.",
+            )
     passed("Right: forward and backward agree with finite differences on hidden inputs.")
 
 

@@ -1,15 +1,17 @@
 """Lesson 03: ``retain_graph`` and freed graphs.
 
 ``backward()`` frees what the graph saved for its derivative rules (here, x for d(x²)/dx = 2x),
-so a second ``backward()`` through the same graph fails, unless the first one kept it.
+so a second ``backward()`` through the same graph fails, unless the first one kept it
+(``retain_graph=True``, the lesson's subject).
 
 >>> import gradbook as torch
 >>> x = torch.tensor(3.0, requires_grad=True)
 >>> y = x * x
->>> y.backward(retain_graph=True)     # keeps the saved x
->>> y.backward()                      # works, and adds again
->>> x.grad
-tensor(12.)
+>>> y.backward()                      # frees the saved x
+>>> y.backward()  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+RuntimeError: Trying to backward through the graph a second time ...
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import numpy as np
 
 import gradbook
 
-from ._checking import Exercise, as_numbers, close, crashed, fail, is_stub, not_attempted, passed, quiet
+from ._checking import Exercise, as_numbers, close, crashed, fail, guard, is_stub, not_attempted, passed, quiet
 
 
 def _retained_program() -> float:
@@ -48,6 +50,7 @@ def check_grad_after_retain(answer: Any) -> None:
     ...
     gradbook.exercises._checking.CheckFailedError: ...
     """
+    guard()
     value = as_numbers(answer, (), "your prediction of x.grad")
     if not close(value, np.float64(_retained_program())):
         raise fail(
@@ -67,19 +70,24 @@ def check_backward_twice(backward_twice: Any) -> None:
     """Check ``backward_twice(y)``: it must call ``y.backward()`` twice on the same graph.
 
     The second call only works when the first one kept the graph (``retain_graph=True``).
-    Afterwards the leaf's ``.grad`` holds twice dy/dx.
+    Afterwards the leaf's ``.grad`` holds twice dy/dx. The engine counts the passes through
+    ``y``'s graph: one pass with a doubled seed is not two passes.
 
-    >>> def backward_twice(y):
-    ...     y.backward(retain_graph=True)
-    ...     y.backward()
-    >>> check_backward_twice(backward_twice)
-    ✓ Right: the first backward kept the graph, so the second could use it.
+    How to call it (with a function that calls backward once, which is not the answer):
+
+    >>> check_backward_twice(lambda y: y.backward())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gradbook.exercises._checking.CheckFailedError: ...
     """
+    guard()
     if is_stub(backward_twice):
         raise not_attempted("your backward_twice")
     if not callable(backward_twice):
         raise fail("a function backward_twice(y)", type(backward_twice).__name__, "define it with def.")
     x, y = _hidden_output()
+    seeds: list[np.ndarray] = []  # the gradient each pass brought to y's node, as the engine ran it
+    y.grad_fn.register_prehook(lambda grad_outputs: seeds.append(np.asarray(grad_outputs[0].numpy())) and None)
     try:
         with quiet():
             backward_twice(y)
@@ -97,6 +105,13 @@ def check_backward_twice(backward_twice: Any) -> None:
         raise crashed("your backward_twice", err) from None
     x_once, y_once = _hidden_output()
     (once,) = gradbook.autograd.grad(y_once, x_once)
+    if len(seeds) != 2 or not all(close(np.asarray(s, dtype=np.float64), np.float64(1.0)) for s in seeds):
+        raise fail(
+            "two backward passes through y's graph, each starting from y itself (a seed of 1)",
+            f"{len(seeds)} pass(es)"
+            + ("" if all(close(np.asarray(s, dtype=np.float64), 1.0) for s in seeds) else ", not all seeded with 1"),
+            "call y.backward() a second time, on y itself; the first call needs retain_graph=True.",
+        )
     if x.grad is None:
         raise fail("x.grad filled by two backward() calls", "x.grad is None", "call y.backward() in the function.")
     got = as_numbers(x.grad, (4,), "x.grad after your function")

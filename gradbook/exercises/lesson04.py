@@ -24,7 +24,7 @@ import numpy as np
 
 import gradbook
 
-from ._checking import Exercise, call_student, describe, fail, is_stub, not_attempted, passed, quiet
+from ._checking import Exercise, call_student, close, describe, fail, guard, is_stub, not_attempted, passed, quiet
 
 CHAIN = ("ExpBackward0", "MulBackward0", "SumBackward0")
 
@@ -55,11 +55,18 @@ def check_graph_chain(build: Any) -> None:
     """Check ``build(x)``: it must return a tensor whose graph, from the leaf x to the result, is
     exactly the chain AccumulateGrad → ExpBackward0 → MulBackward0 → SumBackward0.
 
-    Follow ``grad_fn.next_functions`` from the result to see the chain you built.
+    Follow ``grad_fn.next_functions`` from the result to see the chain you built. The check
+    compares the nodes' real types (the classes gradbook's ops make, not their names) and the
+    values your result and its gradient take.
 
-    >>> check_graph_chain(lambda x: (x.exp() * 2).sum())
-    ✓ Right: your graph is exactly the chain AccumulateGrad → ExpBackward0 → MulBackward0 → SumBackward0.
+    How to call it (with another chain, which is not the answer):
+
+    >>> check_graph_chain(lambda x: x.sin().sum())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gradbook.exercises._checking.CheckFailedError: ...AccumulateGrad → SinBackward0 → SumBackward0...
     """
+    guard()
     if is_stub(build):
         raise not_attempted("your build function")
     if not callable(build):
@@ -86,11 +93,33 @@ def check_graph_chain(build: Any) -> None:
     got = " → ".join(chain)
     if chain[0] != "AccumulateGrad" or chain[1:] != list(CHAIN):
         raise fail(wanted, got, "the last op you apply is the root of the graph; read the chain from x upwards.")
+    # the real node types: those of the same ops built here (a class renamed to look right is not one)
+    reference = (gradbook.tensor([0.5], requires_grad=True).exp() * 2).sum().grad_fn
+    node = out.grad_fn
+    while node is not None and reference is not None:
+        if type(node) is not type(reference):
+            raise fail(
+                wanted,
+                f"a node named {type(node).__name__} that is not gradbook's {type(reference).__name__}",
+                "build the chain with the tensor operations themselves (x.exp(), *, .sum()).",
+            )
+        node, reference = (next((fn for fn, _ in n.next_functions if fn is not None), None) for n in (node, reference))
     leaf = out.grad_fn
     while type(leaf).__name__ != "AccumulateGrad":
         leaf = next(fn for fn, _ in leaf.next_functions if fn is not None)
     if leaf.variable is not x:
         raise fail("a graph that starts at the x passed to build", "a graph of another leaf", "use the argument x.")
+    # and what those ops compute: sum(c · exp(x)) for one constant c, with gradient c · exp(x)
+    with quiet():
+        value = float(out.detach().numpy())
+        constant = value / float(np.exp(x.detach().numpy()).sum())
+        (grad,) = gradbook.autograd.grad(out, x)
+    if not (np.isfinite(constant) and close(grad.numpy().astype(np.float64), constant * np.exp(x.detach().numpy()))):
+        raise fail(
+            f"{wanted}, computing sum(c · exp(x))",
+            "a result or gradient that those ops do not give",
+            "multiply exp(x) by a plain number, then sum.",
+        )
     passed(f"Right: your graph is exactly the chain {wanted}.")
 
 
@@ -122,13 +151,22 @@ def _names(answer: Any) -> set[str]:
             describe(answer),
             "give a set (or list) of names as strings.",
         )
+    try:
+        with quiet():
+            items = list(answer)
+    except Exception as err:  # an answer whose iteration raises is not a set of names
+        raise fail(
+            "the names of the tensors, like {'x', 'y'}",
+            f"{describe(answer)}, whose iteration raised {type(err).__name__}",
+            "give a set (or list) of names as strings.",
+        ) from None
     names = set()
-    for item in answer:
+    for item in items:
         if isinstance(item, gradbook.Tensor):
             raise fail("names as strings, like 'a'", "a tensor", "write the variable names in quotes.")
         if not isinstance(item, str):
             raise fail("names as strings, like 'a'", describe(item), "write the variable names in quotes.")
-        names.add(item.strip())
+        names.add(str.strip(item))  # str's own strip: a str subclass cannot answer for itself
     return names
 
 
@@ -142,6 +180,7 @@ def check_leaves_with_grad(answer: Any) -> None:
     ...
     gradbook.exercises._checking.CheckFailedError: ...
     """
+    guard()
     if is_stub(answer):
         raise not_attempted("your set of names")
     names = _names(answer)

@@ -16,3 +16,11 @@ c.Exchange.path_includes_course = True
 # the kernel must not wait forever on a student's infinite loop
 c.ExecutePreprocessor.timeout = 60
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+
+# feedback shows what the hidden tests found, not their code (gradbook/grading/feedback.py)
+from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
+from nbgrader.preprocessors import GetGrades  # noqa: E402
+
+from gradbook.grading.feedback import HideHiddenTests  # noqa: E402
+
+c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTests, CSSHTMLHeaderPreprocessor]

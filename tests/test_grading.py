@@ -1,0 +1,334 @@
+"""Grading a class cannot be fooled: the attack suite, through the real nbgrader CLI and the sandbox.
+
+A copy of the course in docs/course gets the honest solution, a blank notebook and one submission
+per attack (each answers nothing honestly, so any point it gets is a point it stole). They are
+graded with ``gradbook-grade autograde``: every submission's kernel runs in bubblewrap, after a
+static scan. Every attack must end at 0 points, flagged or not; the honest student keeps full
+marks and the same files whatever the attackers did; a wrong answer graded after them still
+scores 0 (nobody rewrote the gradebook or the tests). The scan's own rules are tested first, on
+snippets and on the course's real answers (which must not be flagged).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gradbook.grading.scan import scan_notebook, scan_source
+
+ROOT = Path(__file__).resolve().parent.parent
+COURSE = ROOT / "docs" / "course"
+NOTEBOOKS = {"01_accumulation": "accumulation", "02_vjp": "vjp", "03_retain_graph": "retain_graph"}
+
+# ---------------------------------------------------------------- the scan, on its own
+FLAGGED = {
+    "import os": "imports os",
+    "import sys\nsys.modules['numpy'] = None": "imports sys",
+    "import numpy as np\nnp.allclose = lambda *a, **k: True": "attribute of the imported np",
+    "import gradbook as torch\ntorch.autograd.gradcheck = lambda *a, **k: True": "attribute of the imported torch",
+    "import gradbook as torch\nT = torch.Tensor\nT.backward = print": "the imported T",
+    "abs = lambda v: 0": "the builtin abs",
+    "def set(*a): return {'a', 'd'}": "the builtin set",
+    "import builtins\nbuiltins.abs = lambda v: 0": "imports builtins",
+    "from gradbook.exercises import check_vjp\ncheck_vjp = print": "the check check_vjp",
+    "import gradbook.exercises as ex\nex.check_vjp = print": "attribute of the imported ex",
+    "exec(open('/course/source/a.ipynb').read())": "calls exec()",
+    "eval('1')": "calls eval()",
+    "x = __import__('os')": "calls __import__()",
+    "import ctypes": "imports ctypes",
+    "import gc\ngc.get_objects()": "imports gc",
+    "import inspect": "imports inspect",
+    "from pathlib import Path": "imports from pathlib",
+    "import sqlite3": "imports sqlite3",
+    "type(out.grad_fn).__name__ = 'ExpBackward0'": "binds __name__",
+    "C = type(out.grad_fn)\nC.__name__ = 'ExpBackward0'": "binds __name__",
+    "f.__globals__['np']": "uses __globals__",
+    "().__class__.__bases__[0].__subclasses__()": "uses __subclasses__",
+    "get_ipython().input_transformers_cleanup.append(lambda lines: [])": "calls get_ipython()",
+    "!cat /etc/passwd": "shell command or an IPython magic",
+    "%load_ext autoreload": "shell command or an IPython magic",
+    "globals()['check_vjp'] = print": "calls globals()",
+    "setattr(np, 'allclose', print)": "calls setattr()",
+    "x = getattr(np, 'all' + 'close')": "calls getattr()",
+    "del np.allclose": "deletes",
+    "def f():\n    global three_calls\n    three_calls = 12": "declares global",
+    "def (:": "not valid Python",
+}
+
+
+@pytest.mark.parametrize("code", list(FLAGGED), ids=range(len(FLAGGED)))
+def test_the_scan_flags_each_trick(code):
+    reasons = [f.reason for f in scan_source(code, imported={"np", "torch"})]
+    assert any(FLAGGED[code] in r for r in reasons), reasons
+
+
+def _solution(source: str) -> str:
+    """An instructor cell as an honest student would have written it: without nbgrader's markers."""
+    return "\n".join(
+        line for line in source.split("\n") if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION")
+    )
+
+
+def _answer_cells(nb):
+    return [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
+
+
+def test_the_scan_passes_the_real_answers_and_flags_edited_cells(tmp_path):
+    import copy
+
+    import nbformat
+
+    for assignment, name in NOTEBOOKS.items():
+        source = nbformat.read(COURSE / "source" / assignment / f"{name}.ipynb", as_version=4)
+        student = copy.deepcopy(source)  # the release stands in: same cells, same metadata
+        for cell in _answer_cells(student):
+            cell.source = _solution(cell.source)
+        release = copy.deepcopy(student)
+        assert scan_notebook(student, release) == [], assignment
+        tests = [
+            c
+            for c in student.cells
+            if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata["nbgrader"].get("solution")
+        ]
+        tests[0].metadata["nbgrader"]["points"] = 100
+        tests[1].source += "\nprint('edited')"
+        del student.cells[student.cells.index(tests[-1])]
+        reasons = [f.reason for f in scan_notebook(student, release)]
+        assert "edits nbgrader's cell metadata" in reasons and "edits a locked or test cell" in reasons
+        assert "removes a graded cell of the release" in reasons
+
+
+# ---------------------------------------------------------------- the attack suite, end to end
+ATTACKS = {  # student: (assignment, {answer grade_id: code}); every other answer stays a stub
+    "read_source": ("01_accumulation", {"three_calls_answer": (
+        "import json\nnb = json.load(open('{course}/source/01_accumulation/accumulation.ipynb'))\n"
+        "exec(''.join(nb['cells'][3]['source']))"
+    )}),
+    "write_gradebook": ("01_accumulation", {"three_calls_answer": (
+        "import sqlite3\nconnection = sqlite3.connect('{course}/gradebook.db')\n"
+        "connection.execute('update grade set manual_score = 100')\nconnection.commit()\nthree_calls = 4.0"
+    )}),
+    "touch_others": ("01_accumulation", {"three_calls_answer": (
+        "import glob\nfor path in glob.glob('{course}/*/honest/*/*.ipynb'):\n    open(path, 'w').write('{{}}')\n"
+        "three_calls = 4.0"
+    )}),
+    "patch_checks": ("01_accumulation", {"three_calls_answer": (
+        "import builtins\nimport gradbook.exercises as ex\nfor name in dir(ex):\n"
+        "    if name.startswith('check_'):\n        setattr(ex, name, lambda *a: None)\n"
+        "builtins.abs = lambda v: 0\nthree_calls = 4.0\nafter_zeroing = 0.0"
+    )}),
+    "patch_numpy": ("02_vjp", {"vjp_answer": (
+        "import numpy as np\nnp.allclose = lambda *a, **k: True\nnp.isclose = lambda *a, **k: True\n"
+        "abs = lambda v: 0\nvjp = [0.0, 0.0, 0.0]"
+    )}),
+    "fake_modules": ("01_accumulation", {"three_calls_answer": (
+        "import sys, types\nfake = types.ModuleType('gradbook.exercises')\n"
+        "fake.__getattr__ = lambda name: (lambda *a: None)\nsys.modules['gradbook.exercises'] = fake\n"
+        "import builtins\nbuiltins.float = lambda v: 12.0\nthree_calls = 4.0"
+    )}),
+    "input_transformer": ("01_accumulation", {"three_calls_answer": (
+        "get_ipython().input_transformers_cleanup.append(lambda lines: ['pass\\n'])\nthree_calls = 4.0"
+    )}),
+    "edit_metadata": ("01_accumulation", {}),  # a test cell turned into an answer cell, below
+    "only_apply": ("02_vjp", {"backward_rule_answer": (
+        "class XSinX(torch.autograd.Function):\n    @classmethod\n    def apply(cls, x):\n        return x * x.sin()"
+    )}),
+    "seed_two": ("03_retain_graph", {
+        "backward_twice_answer": "def backward_twice(y):\n    y.backward(torch.tensor(2.0))",
+    }),
+    "zero_the_data": ("01_accumulation", {
+        "training_step_answer": "def step(w, x, y, lr):\n    x.zero_()\n    y.zero_()",
+    }),
+    "renamed_cos": ("03_retain_graph", {"graph_chain_answer": (
+        "def build(x):\n    out = x.cos()\n    type(out.grad_fn).__name__ = 'ExpBackward0'\n    return (out * 2).sum()"
+    )}),
+    "lying_answer": ("02_vjp", {"vjp_answer": (
+        "class Anything(list):\n    def __eq__(self, other):\n        return True\n    def __repr__(self):\n"
+        "        raise RuntimeError('no')\nvjp = Anything([0.0, 0.0, 0.0])"
+    )}),
+}  # fmt: skip
+
+
+def _hash(folder: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    nbformat = pytest.importorskip("nbformat")
+    pytest.importorskip("nbgrader")
+    from gradbook.grading.cli import bwrap_problem
+
+    if bwrap_problem():
+        pytest.skip(f"no sandbox here: {bwrap_problem()}")
+    tmp = tmp_path_factory.mktemp("grading")
+    root = tmp / "course"
+    shutil.copytree(
+        COURSE,
+        root,
+        ignore=shutil.ignore_patterns("release", "submitted", "autograded", "feedback", "gradebook.db", "__pycache__"),
+    )
+    env = dict(os.environ)
+    for name in ("HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
+        env[name] = str(tmp / name.lower())
+        os.makedirs(env[name])
+    env.pop("JUPYTER_PATH", None)
+
+    def run(*args, tool="nbgrader", may_fail=()):
+        command = (
+            [sys.executable, "-m", "nbgrader"] if tool == "nbgrader" else [sys.executable, "-m", "gradbook.grading.cli"]
+        )
+        done = subprocess.run([*command, *args], cwd=root, env=env, capture_output=True, text=True, timeout=600)
+        not_graded = set(re.findall(r"not graded: (\w+)/", done.stdout))
+        assert done.returncode == (1 if not_graded else 0) and not_graded <= set(may_fail), (
+            f"{' '.join(args)}:\n{done.stdout}\n{done.stderr}"
+        )
+        return done.stdout
+
+    run("generate_assignment", "*", "--force")
+
+    def submit(student, assignment, answers=None, edit=None):
+        release = nbformat.read(root / "release" / assignment / f"{NOTEBOOKS[assignment]}.ipynb", as_version=4)
+        source = nbformat.read(root / "source" / assignment / f"{NOTEBOOKS[assignment]}.ipynb", as_version=4)
+        for theirs, ours in zip(_answer_cells(release), _answer_cells(source)):
+            grade_id = theirs.metadata["nbgrader"]["grade_id"]
+            if answers == "honest":
+                theirs.source = _solution(ours.source)
+            elif answers and grade_id in answers:
+                theirs.source = answers[grade_id].replace("{course}", str(root))
+        if edit:
+            edit(release)
+        path = root / "submitted" / student / assignment / f"{NOTEBOOKS[assignment]}.ipynb"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(release, path)
+
+    def as_answer_cell(nb):  # the first test cell claims to be an ungraded answer cell
+        test = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade"))
+        test.metadata["nbgrader"].update(grade=False, solution=True, locked=False)
+        test.source = "three_calls = 12.0"
+
+    for assignment in NOTEBOOKS:
+        submit("honest", assignment, "honest")
+    for assignment in NOTEBOOKS:
+        run("autograde", assignment, "--student", "honest", "--", "--create", "--force", tool="gradbook")
+    honest_before = (
+        _scores(root, "honest"),
+        _hash(root / "submitted" / "honest"),
+        _hash(root / "autograded" / "honest"),
+    )
+    for student, (assignment, answers) in ATTACKS.items():
+        submit(student, assignment, answers, as_answer_cell if student == "edit_metadata" else None)
+    for assignment in NOTEBOOKS:
+        submit("blank", assignment)
+    for assignment in NOTEBOOKS:  # every attacker and the blank one (nbgrader itself refuses one)
+        run("autograde", assignment, "--", "--create", "--force", tool="gradbook", may_fail={"edit_metadata"})
+    for assignment in NOTEBOOKS:  # graded after the attackers: a wrong answer still gets nothing
+        submit(
+            "wrong_after",
+            assignment,
+            {"three_calls_answer": "three_calls = 4.0", "vjp_answer": "vjp = [1.0, 2.0, 3.0]"},
+        )
+        run("autograde", assignment, "--student", "wrong_after", "--", "--create", "--force", tool="gradbook")
+    report = run("report", tool="gradbook")
+    return root, honest_before, report
+
+
+def _scores(root: Path, student: str) -> dict[str, tuple[float, float, bool]]:
+    from nbgrader.api import Gradebook, MissingEntry
+
+    out = {}
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+        for assignment in NOTEBOOKS:
+            try:
+                sub = gb.find_submission(assignment, student)
+            except MissingEntry:
+                continue
+            out[assignment] = (sub.score, sub.max_score, bool(sub.needs_manual_grade))
+    return out
+
+
+def test_the_honest_solution_gets_full_marks_and_is_not_flagged(graded):
+    root, _, report = graded
+    scores = _scores(root, "honest")
+    assert scores == {a: (4.0, 4.0, False) for a in NOTEBOOKS}, scores
+    assert "/ honest /" not in report
+
+
+def test_a_blank_submission_gets_zero(graded):
+    root, _, _ = graded
+    assert all(score == 0 for score, _, _ in _scores(root, "blank").values())
+
+
+@pytest.mark.parametrize("student", list(ATTACKS))
+def test_every_attack_ends_at_zero(graded, student):
+    root, _, report = graded
+    assignment = ATTACKS[student][0]
+    score, max_score, flagged = _scores(root, student)[assignment]
+    assert max_score == 4.0 and score == 0.0, (student, score, flagged)
+
+
+def test_code_tricks_are_flagged_for_a_person(graded):
+    _, _, report = graded
+    behaviour_only = {"only_apply", "seed_two", "zero_the_data", "lying_answer"}  # wrong, not tampering
+    for student in ATTACKS:
+        assert (f"/ {student} /" in report) == (student not in behaviour_only), (student, report)
+    assert "needs manual grade" in report
+
+
+def test_attackers_leave_the_other_students_untouched(graded):
+    root, (scores, submitted, autograded), _ = graded
+    # the honest student was graded again with the attackers (one run grades everyone): same scores,
+    # and the submitted files the attackers tried to overwrite are byte for byte the same
+    assert _scores(root, "honest") == scores
+    assert _hash(root / "submitted" / "honest") == submitted and set(_hash(root / "autograded" / "honest")) == set(
+        autograded
+    )
+    assert all(score == 0 for score, _, _ in _scores(root, "wrong_after").values())
+    assert not json.loads((root / "gradbook_tamper.json").read_text()).get("01_accumulation", {}).get("wrong_after")
+
+
+def test_the_sandbox_hid_the_course_and_the_network(graded):
+    import nbformat
+
+    root, _, _ = graded
+    nb = nbformat.read(root / "autograded" / "read_source" / "01_accumulation" / "accumulation.ipynb", as_version=4)
+    outputs = json.dumps([c.get("outputs", []) for c in nb.cells])
+    assert "FileNotFoundError" in outputs and "BEGIN SOLUTION" not in outputs
+
+
+def test_feedback_shows_results_not_hidden_tests(graded):
+    root, _, _ = graded
+    env = {
+        **os.environ,
+        "HOME": str(root.parent / "home"),
+        "JUPYTER_RUNTIME_DIR": str(root.parent / "jupyter_runtime_dir"),
+    }
+    command = ["generate_feedback", "01_accumulation", "--student", "wrong_after", "--force"]
+    subprocess.run([sys.executable, "-m", "nbgrader", *command], cwd=root, check=True, capture_output=True, env=env)
+    html = (root / "feedback" / "wrong_after" / "01_accumulation" / "accumulation.html").read_text()
+    assert "hidden tests ran here" in html and "Expected" in html
+    assert not re.search(r"12\.0\) &lt; 1e-6|- 12\.0|BEGIN HIDDEN", html)
+
+
+def test_without_bubblewrap_it_refuses_unless_told_unsafe(tmp_path):
+    (tmp_path / "nbgrader_config.py").write_text("c = get_config()\n")
+    env = {**os.environ, "PATH": str(tmp_path)}  # no bwrap on PATH
+    done = subprocess.run(
+        [sys.executable, "-m", "gradbook.grading.cli", "autograde", "01_accumulation"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "refusing to grade without a sandbox: bubblewrap is not installed" in done.stderr
+    assert "--unsafe" in done.stderr and not (tmp_path / "autograded").exists()
