@@ -49,7 +49,7 @@ def test_lesson_is_saved_executed_with_self_contained_widget_views(path):
     each widget is saved as a picture plus the script that plays it where scripts run."""
     nb = read(path)
     assert nb.metadata.kernelspec.name == "python3"
-    assert WIDGET_STATE not in nb.metadata.get("widgets", {}), "rebuild with notebooks/build_lessons.py"
+    assert WIDGET_STATE not in nb.metadata.get("widgets", {}), "rebuild with python3 notebooks/build.py"
     outputs = [out for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs]
     assert not [out for out in outputs if WIDGET_VIEW in out.get("data", {})]
     views = [out["data"]["text/html"] for out in outputs if "gradbook-" in out.get("data", {}).get("text/html", "")]
@@ -67,11 +67,13 @@ def test_lesson_is_saved_executed_with_self_contained_widget_views(path):
 
 
 def test_error_cells_show_torchs_messages():
-    errors = {}
+    errors, self_checks = {}, {}
     for path in LESSONS:
         for cell in read(path).cells:
             for out in cell.get("outputs", []):
-                if out.output_type == "error":
+                if out.output_type == "error" and out.ename == "NotAttemptedError":
+                    self_checks.setdefault(path.name[:2], []).append(out.evalue)
+                elif out.output_type == "error":
                     errors.setdefault(path.name[:2], []).append(out.evalue)
     assert errors["02"] == ["grad can be implicitly created only for scalar outputs"]
     assert all(e.startswith("Trying to backward through the graph a second time") for e in errors["03"])
@@ -110,3 +112,60 @@ def test_lesson_01_checked_output_is_what_torch_prints():
         check=True,
     )
     assert json.loads(result.stdout) == [stdout(cell) for cell in cells]
+
+
+def _builder():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build", NOTEBOOKS / "build.py")
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    return builder
+
+
+def test_every_lesson_is_text_and_its_notebook_is_up_to_date():
+    """The .md is the lesson; the .ipynb is what `python3 notebooks/build.py` made of it."""
+    pytest.importorskip("jupytext")
+    builder = _builder()
+    sources = builder.lessons()
+    assert [p.with_suffix(".ipynb") for p in sources] == LESSONS
+    assert {p.name: builder.stale(p) for p in sources} == {p.name: None for p in sources}
+
+
+def test_the_freshness_check_sees_an_edit(tmp_path):
+    pytest.importorskip("jupytext")
+    builder = _builder()
+    source = tmp_path / "01_lesson.md"
+    source.write_text(LESSONS[0].with_suffix(".md").read_text().replace("## The seed example", "## An edit"))
+    (tmp_path / "01_lesson.ipynb").write_bytes(LESSONS[0].read_bytes())
+    assert builder.stale(source) is not None and "differs" in builder.stale(source)
+
+
+def test_lessons_show_the_programs_the_checks_run():
+    """The programs a check recomputes are the ones the lesson prints, word for word."""
+    from gradbook.exercises.lesson01 import ZEROING_PROGRAM
+    from gradbook.exercises.lesson04 import LEAVES_PROGRAM
+
+    assert ZEROING_PROGRAM in LESSONS[0].with_suffix(".md").read_text()
+    assert LEAVES_PROGRAM in LESSONS[3].with_suffix(".md").read_text()
+
+
+def test_self_checks_start_unanswered_with_the_worked_answer_folded_after_them():
+    """A saved lesson gives no answer away: each self-check says "not attempted" (in one line, no
+    traceback into gradbook), and its worked answer waits in a closed <details> block right after."""
+    counts = {}
+    for path in LESSONS:
+        cells = read(path).cells
+        for i, cell in enumerate(cells):
+            if cell.cell_type != "code" or "check_" not in cell.source or "import" in cell.source.split("\n")[-1]:
+                continue
+            if not any(line.lstrip().startswith("check_") for line in cell.source.splitlines()):
+                continue
+            errors = [out for out in cell.outputs if out.output_type == "error"]
+            assert [e.ename for e in errors] == ["NotAttemptedError"], (path.name, cell.source)
+            assert len(errors[0].traceback) == 1 and "not attempted" in errors[0].traceback[0]
+            assert "✓" not in json.dumps(cell.outputs)
+            follow = cells[i + 1]
+            assert follow.cell_type == "markdown" and follow.source.startswith("<details>"), (path.name, i)
+            counts[path.name[:2]] = counts.get(path.name[:2], 0) + 1
+    assert counts == {"01": 3, "02": 3, "03": 2, "04": 2}

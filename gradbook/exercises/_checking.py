@@ -32,11 +32,18 @@ import gradbook.autograd
 NOT_ATTEMPTED = "not attempted"
 
 
-class NotAttemptedError(AssertionError):
+class _LearnerMessageError(AssertionError):
+    def _render_traceback_(self) -> list[str]:
+        """What IPython shows in place of a traceback: the message is all a learner needs (the
+        lines inside gradbook's checks would only hide it)."""
+        return [f"\x1b[0;31m{type(self).__name__}\x1b[0m: {self}"]
+
+
+class NotAttemptedError(_LearnerMessageError):
     """The answer is still the stub it started as (``...``, ``None``, ``raise NotImplementedError``)."""
 
 
-class CheckFailedError(AssertionError):
+class CheckFailedError(_LearnerMessageError):
     """The answer was attempted but is not right yet; the message says why and hints how."""
 
 
@@ -120,7 +127,7 @@ def crashed(what: str, err: Exception) -> CheckFailedError:
     return fail(
         f"{what} to run without an error",
         f"it raised {type(err).__name__}: {err}",
-        "read the error message from the bottom up; it names the line and the operation that failed.",
+        "call your code on its own in a cell: the traceback names the line and the operation that failed.",
     )
 
 

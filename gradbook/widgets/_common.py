@@ -82,8 +82,12 @@ class SvgFigure:
         self.widget = w.HTML(layout=w.Layout(width=f"{self.size[0] + 4}px", height=f"{self.size[1] + 4}px"))
 
     def redraw(self) -> str:
+        import matplotlib
+
         buffer = io.StringIO()
-        self.figure.savefig(buffer, format="svg")
+        # the same picture gives the same bytes: fixed element ids and no date (saved lessons stay stable)
+        with matplotlib.rc_context({"svg.hashsalt": "gradbook"}):
+            self.figure.savefig(buffer, format="svg", metadata={"Date": None})
         svg = _fit(buffer.getvalue()[buffer.getvalue().find("<svg") :])
         self.widget.value = (
             f'<div class="gradbook-plot" style="width:{self.size[0]}px;height:{self.size[1]}px">{svg}</div>'

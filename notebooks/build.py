@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Execute the lessons' text sources and save them as notebooks with their outputs.
+
+Each lesson is a MyST Markdown file, ``notebooks/NN_name.md``, paired by jupytext with
+``NN_name.ipynb``: edit the ``.md`` (in any editor, or in JupyterLab with jupytext, which keeps the
+pair in sync), then run
+
+    python3 notebooks/build.py            # every lesson
+    python3 notebooks/build.py 01 03      # some lessons
+    python3 notebooks/build.py --check    # exit 1 if a saved notebook is out of date with its text
+
+Each lesson runs in a fresh python3 kernel from ``notebooks/`` and is saved with its outputs, each
+widget as its self-contained view and no widget state: a picture where a notebook is not trusted
+(a fresh clone, GitHub, nbviewer), the working player where scripts run (a trusted notebook,
+``nbconvert --to html``); running the cell gives the live widget. Saving is byte-stable: no cell
+ids, no timings, normalised metadata, matplotlib's SVGs with fixed ids and no dates (see
+``matplotlibrc`` here), so a rebuild with no change rewrites nothing (a file is written only when
+its bytes differ). The cells marked ``# NBVAL_CHECK_OUTPUT`` are compared by ``pytest --nbval-lax``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import jupytext
+import nbformat
+from nbclient import NotebookClient
+
+HERE = Path(__file__).resolve().parent
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+KERNEL_FILE = re.compile(r"[^\s\"']*ipykernel_\d+[/\\]\d+\.py")  # /tmp/ipykernel_<pid>/<hash>.py
+METADATA = {
+    "jupytext": {"formats": "ipynb,md:myst"},
+    "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+    "language_info": {"name": "python"},
+}
+
+
+def lessons(selected: list[str] | None = None) -> list[Path]:
+    """The lessons' text sources, in order (``selected``: their numbers, e.g. ``["01"]``)."""
+    found = sorted(HERE.glob("[0-9][0-9]_*.md"))
+    return [p for p in found if not selected or p.name[:2] in selected]
+
+
+def from_text(source: Path) -> nbformat.NotebookNode:
+    """The notebook a text source describes, before it runs: cells and normalised metadata."""
+    nb = jupytext.read(source)
+    nb.metadata = nbformat.from_dict(METADATA)
+    for cell in nb.cells:
+        cell.pop("id", None)  # ids would change every build; nbformat 4.4 notebooks do without
+        cell.metadata = nbformat.from_dict({k: v for k, v in cell.metadata.items() if k == "tags"})
+    nb.nbformat, nb.nbformat_minor = 4, 4
+    return nb
+
+
+def _shape(nb: nbformat.NotebookNode) -> list[tuple]:
+    return [(c.cell_type, c.source, list(c.metadata.get("tags", []))) for c in nb.cells]
+
+
+def stale(source: Path) -> str | None:
+    """Why the saved notebook of ``source`` is out of date with it, or None when it is not."""
+    saved = source.with_suffix(".ipynb")
+    if not saved.exists():
+        return "no saved notebook"
+    ours, theirs = _shape(from_text(source)), _shape(nbformat.read(saved, as_version=4))
+    if len(ours) != len(theirs):
+        return f"{len(ours)} cells in the text, {len(theirs)} in the notebook"
+    for i, (a, b) in enumerate(zip(ours, theirs)):
+        if a != b:
+            return f"cell {i} differs"
+    if any(c.cell_type == "code" and c.get("execution_count") is None for c in nbformat.read(saved, 4).cells):
+        return "not executed"
+    return None
+
+
+def build(source: Path) -> bool:
+    """Execute one lesson and save it; True when the saved file changed."""
+    nb = from_text(source)
+    client = NotebookClient(
+        nb,
+        timeout=120,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(HERE)}},
+        store_widget_state=False,
+        record_timing=False,
+    )
+    client.execute()
+    for cell in nb.cells:  # a saved widget view would show "model not found": keep the self-contained view
+        cell.metadata.pop("execution", None)
+        for output in cell.get("outputs", []):
+            if "text/html" in output.get("data", {}):
+                output["data"].pop(WIDGET_VIEW, None)
+            if output.get("output_type") == "stream":  # a warning names the kernel's temporary file
+                output["text"] = KERNEL_FILE.sub("<cell>", output["text"])
+    nb.metadata = nbformat.from_dict(METADATA)
+    text = nbformat.writes(nb) + "\n"
+    path = source.with_suffix(".ipynb")
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.write_text(text, encoding="utf-8")
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("lessons", nargs="*", help="lesson numbers, e.g. 01 03 (default: all)")
+    parser.add_argument("--check", action="store_true", help="only check that every notebook is up to date")
+    args = parser.parse_args(argv)
+    if args.check:
+        problems = [(p, why) for p in lessons(args.lessons) if (why := stale(p))]
+        for p, why in problems:
+            print(f"out of date: {p.with_suffix('.ipynb').name}: {why}; run python3 notebooks/build.py {p.name[:2]}")
+        return 1 if problems else 0
+    for source in lessons(args.lessons):
+        changed = build(source)
+        print(("rewrote " if changed else "unchanged ") + str(source.with_suffix(".ipynb").relative_to(HERE.parent)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
