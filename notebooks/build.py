@@ -14,13 +14,16 @@ widget as its self-contained view and no widget state: a picture where a noteboo
 (a fresh clone, GitHub, nbviewer), the working player where scripts run (a trusted notebook,
 ``nbconvert --to html``); running the cell gives the live widget. Saving is byte-stable: no cell
 ids, no timings, normalised metadata, matplotlib's SVGs with fixed ids and no dates (see
-``matplotlibrc`` here), so a rebuild with no change rewrites nothing (a file is written only when
+``matplotlibrc`` here), tracebacks naming ``gradbook/...`` rather than this machine's path to it,
+so a rebuild with no change rewrites nothing (a file is written only when
 its bytes differ). The cells marked ``# NBVAL_CHECK_OUTPUT`` are compared by ``pytest --nbval-lax``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 import re
 import sys
 from pathlib import Path
@@ -31,6 +34,7 @@ from nbclient import NotebookClient
 
 HERE = Path(__file__).resolve().parent
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+INSTALLED = str(Path(importlib.util.find_spec("gradbook").origin).parent.parent) + os.sep  # where gradbook/ is
 KERNEL_FILE = re.compile(r"[^\s\"']*ipykernel_\d+[/\\]\d+\.py")  # /tmp/ipykernel_<pid>/<hash>.py
 METADATA = {
     "jupytext": {"formats": "ipynb,md:myst"},
@@ -95,6 +99,8 @@ def build(source: Path) -> bool:
                 output["data"].pop(WIDGET_VIEW, None)
             if output.get("output_type") == "stream":  # a warning names the kernel's temporary file
                 output["text"] = KERNEL_FILE.sub("<cell>", output["text"])
+            if output.get("output_type") == "error":  # frames in gradbook, as paths inside the package
+                output["traceback"] = [line.replace(INSTALLED, "") for line in output["traceback"]]
     nb.metadata = nbformat.from_dict(METADATA)
     text = nbformat.writes(nb) + "\n"
     path = source.with_suffix(".ipynb")

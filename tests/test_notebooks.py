@@ -169,3 +169,12 @@ def test_self_checks_start_unanswered_with_the_worked_answer_folded_after_them()
             assert follow.cell_type == "markdown" and follow.source.startswith("<details>"), (path.name, i)
             counts[path.name[:2]] = counts.get(path.name[:2], 0) + 1
     assert counts == {"01": 3, "02": 3, "03": 2, "04": 2}
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_saved_outputs_name_no_path_of_the_machine_that_built_them(path):
+    """Tracebacks name gradbook's files inside the package, warnings name <cell>: the same bytes
+    whoever builds, and nothing of the builder's disk in what students open."""
+    text = path.read_text()
+    for machine in (str(ROOT), "/tmp/", "ipykernel_", "site-packages"):
+        assert machine not in text, machine
