@@ -5,16 +5,21 @@ from NumPy's two roundings in the last bit). NumPy has no FMA, so this computes 
 - float32: x·y is exact in float64 (24 + 24 bits); the sum with z is split into a float64 and its
   exact error (TwoSum), and a float32 halfway case is settled by the sign of that error;
 - float64: x·y is split into a float64 and its exact error (Dekker's TwoProduct), added to z in
-  the same way, with the small part rounded to odd (Boldo and Melquiond's emulated FMA).
+  the same way, with the small part rounded to odd (Boldo and Melquiond's emulated FMA). Where x·y
+  is so small that its error would itself be rounded (near the subnormals), the element is computed
+  exactly in rationals instead.
 
 Finite values only (the factories that call it check their bounds first).
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 _SPLIT = 2.0**27 + 1  # Veltkamp's constant for float64
+_TINY = 2.0**-969  # below this a product's low half falls into the subnormals (2^-1022 · 2^53)
 
 
 def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -53,4 +58,11 @@ def fma(x: np.ndarray, y: np.ndarray, z: np.ndarray, dtype: type) -> np.ndarray:
     p, pe = _two_prod(x, y)
     s, t = _two_sum(p, z)
     small, rest = _two_sum(t, pe)
-    return s + _odd(small, rest)
+    out = s + _odd(small, rest)
+    tiny = (p != 0) & (np.abs(p) < _TINY)  # x·y near or below the subnormals: TwoProduct's error is rounded
+    if tiny.any():
+        out = np.array(out)  # writable, 0-d included
+        for k in np.argwhere(tiny):  # rare: exactly, in rationals (Fraction's float rounds once)
+            k = tuple(k)
+            out[k] = float(Fraction(float(x[k])) * Fraction(float(y[k])) + Fraction(float(z[k])))
+    return out

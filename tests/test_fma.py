@@ -96,3 +96,12 @@ def n_threads():
     import os
 
     return int(os.environ.get("OMP_NUM_THREADS") or os.cpu_count() or 1)
+
+
+def test_float64_fma_rounds_once_where_the_product_is_subnormal():
+    """Found by hypothesis in CI: 0.044715 · 3.7e-308 is subnormal, where TwoProduct's error term is
+    itself rounded; those elements are computed exactly."""
+    x, y, z = 0.044715, 3.7098630750395663e-308, 0.0
+    assert fma(x, y, z, np.float64)[()] == exactly_rounded(x, y, z, np.float64)
+    xs, ys, zs = np.array([x, 1.0, 1e-160]), np.array([y, 2.0, -3e-150]), np.array([z, 3.0, 1e-310])
+    assert fma(xs, ys, zs, np.float64).tolist() == [exactly_rounded(*v, np.float64) for v in zip(xs, ys, zs)]
