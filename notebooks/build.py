@@ -69,13 +69,14 @@ def stale(source: Path) -> str | None:
     saved = source.with_suffix(".ipynb")
     if not saved.exists():
         return "no saved notebook"
-    ours, theirs = _shape(from_text(source)), _shape(nbformat.read(saved, as_version=4))
+    notebook = nbformat.read(saved, as_version=4)
+    ours, theirs = _shape(from_text(source)), _shape(notebook)
     if len(ours) != len(theirs):
         return f"{len(ours)} cells in the text, {len(theirs)} in the notebook"
     for i, (a, b) in enumerate(zip(ours, theirs)):
         if a != b:
             return f"cell {i} differs"
-    if any(c.cell_type == "code" and c.get("execution_count") is None for c in nbformat.read(saved, 4).cells):
+    if any(c.cell_type == "code" and c.get("execution_count") is None for c in notebook.cells):
         return "not executed"
     return None
 

@@ -417,13 +417,8 @@ class NoBackward(torch.autograd.Function):
         return x * x.sin()
 
 
-class BackwardThroughOps(torch.autograd.Function):
-    """Right values, but backward is never the engine's path: forward returns a graph-less copy."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x * x.sin()
+class WrongRule(XSinX):
+    """XSinX's forward, with a backward that forgets the product rule."""
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -520,7 +515,7 @@ ATTACKS = {  # check: (right answers, wrong answers, fakes)
     ),
     ex.check_backward_rule: (
         [XSinX],
-        [BackwardThroughOps],
+        [WrongRule],
         [OnlyApply, NoBackward, RaisingRepr, lambda x: x * x.sin()],
     ),
     ex.check_backward_twice: (

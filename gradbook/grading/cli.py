@@ -71,13 +71,8 @@ def scan_assignment(course: Path, assignment: str, student: str | None = None) -
     """``{student: {notebook: [finding, ...]}}`` for the assignment's submissions (flagged ones only)."""
     release = course / "release" / assignment
     flagged: dict[str, dict[str, list[str]]] = {}
-    submitted = course / "submitted"
-    if student:
-        students = [student]
-    else:
-        students = sorted(p.name for p in submitted.iterdir() if p.is_dir()) if submitted.exists() else []
-    for name in students:
-        folder = submitted / name / assignment
+    for name in _students(course, assignment, student):
+        folder = course / "submitted" / name / assignment
         for path in sorted(folder.glob("*.ipynb")):
             released = release / path.name
             try:

@@ -128,10 +128,8 @@ class _Visitor(ast.NodeVisitor):
                 self.flag(target, f"{verb} the builtin {target.id}")
             elif target.id in self.checks or target.id.startswith("check_"):
                 self.flag(target, f"{verb} the check {target.id}")
-            elif target.id in self.imported and verb != "binds":
-                self.flag(target, f"{verb} the imported {target.id}")
             elif target.id in self.imported:
-                self.flag(target, f"rebinds the imported name {target.id}")
+                self.flag(target, f"{'rebinds' if verb == 'binds' else verb} the imported name {target.id}")
             return
         if isinstance(target, ast.Attribute) and target.attr.startswith("__") and target.attr.endswith("__"):
             self.flag(target, f"{verb} {target.attr}")

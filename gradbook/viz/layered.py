@@ -412,7 +412,6 @@ def layered_svg(source: str) -> str:
         out_edges[a].append(j)
         in_edges[b].append(j)
     height = [-1] * n
-    order_done: list[int] = []
     for start in range(n):  # iterative DFS: height = 1 + max height of consumers
         if height[start] >= 0:
             continue
@@ -428,7 +427,6 @@ def layered_svg(source: str) -> str:
                     stack.append((w, 0))
             else:
                 height[v] = 1 + max((height[edges[j][1]] for j in out_edges[v] if height[edges[j][1]] >= 0), default=-1)
-                order_done.append(v)
     top = max(height, default=0)
     rank = [top - h for h in height]  # rank 0 first (drawn last when flipped)
 
@@ -514,7 +512,6 @@ def layered_svg(source: str) -> str:
         if count < best_count:
             best, best_count = [list(layer) for layer in layers], count
     layers = best
-    pos = {p: i for layer in layers for i, p in enumerate(layer)}
 
     # 3. positions across the layers
     x = [0.0] * len(item_layer)
@@ -561,7 +558,7 @@ def layered_svg(source: str) -> str:
     thick = [max((item_size[p][1] for p in layer), default=0.0) for layer in layers]
     title = graph.get("label")
     title_label = _plain(title, float(graph.get("fontsize", 14)), graph.get("fontcolor")) if title else None
-    along_at, centre = (title_label.height + 8.0 if title_label and not across else 0.0), []
+    along_at = title_label.height + 8.0 if title_label and not across else 0.0
     seq = range(len(layers) - 1, -1, -1) if flip else range(len(layers))
     centre = [0.0] * len(layers)
     for i in seq:

@@ -60,7 +60,7 @@ def _path_points(d: str) -> tuple[list[tuple[float, float]], bool]:
     for command, args in _PATH.findall(d):
         values = [float(v) for v in _NUMBER.findall(args)]
         pairs = list(zip(values[0::2], values[1::2]))
-        if command in "Mm" or command in "Ll":
+        if command in "MmLl":
             points.extend(pairs)
         elif command in "Cc":
             for i in range(0, len(pairs) - 2, 3):
