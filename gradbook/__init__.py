@@ -56,6 +56,7 @@ from .autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .language import get_language, set_language
 from .tensor import Tensor
 
 if _typing.TYPE_CHECKING:

@@ -858,6 +858,26 @@ def expand(t: Tensor, sizes: Sequence[int]) -> Tensor:
     return ops.ExpandBackward0.apply(t, size=_expanded_shape(shape, sizes))
 
 
+def sum_to_size(t: Tensor, size: Sequence[int]) -> Tensor:
+    """``t`` summed over the leading dimensions ``size`` lacks and where ``size`` has a 1."""
+    shape, own = tuple(size), t._array.shape
+    lead = len(own) - len(shape)
+    if lead < 0 or any(n not in (1, m) for n, m in zip(shape, own[lead:])):
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(own)}}}.")
+    if shape == own:
+        return t
+    dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and own[lead + i] != 1)
+    out = t.sum(dim=dims, keepdim=True) if dims else t
+    return out.view(shape) if out._array.shape != shape else out
+
+
+def diagonal(t: Tensor, offset: int, dim1: int, dim2: int) -> Tensor:
+    dim1, dim2 = check_dim(dim1, t.ndim), check_dim(dim2, t.ndim)
+    if dim1 == dim2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return ops.DiagonalBackward0.apply(t, offset=offset, dim1=dim1, dim2=dim2)
+
+
 def _too_few_sizes(a: np.ndarray, sizes: Sequence[int]) -> RuntimeError:
     return RuntimeError(
         f"expand({type_name(a.dtype)}{{{list(a.shape)}}}, size={list(sizes)}): the number of sizes provided "

@@ -98,6 +98,7 @@ swapdims = _function(Tensor.swapdims)
 tile = _function(Tensor.tile)
 topk = _function(Tensor.topk)
 trace = _function(Tensor.trace)
+diagonal = _function(Tensor.diagonal)
 tril = _function(Tensor.tril)
 triu = _function(Tensor.triu)
 unbind = _function(Tensor.unbind)
@@ -295,6 +296,7 @@ __all__ = [
     "tile",
     "topk",
     "trace",
+    "diagonal",
     "transpose",
     "tril",
     "triu",

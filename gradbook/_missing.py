@@ -15,7 +15,7 @@ bitwise_right_shift bitwise_right_shift_ bitwise_xor bitwise_xor_ broadcast_to b
 ccol_indices cdouble cfloat chalf char cholesky cholesky_inverse cholesky_solve clamp_max_
 clamp_min_ clip_ coalesce col_indices conj conj_physical conj_physical_ const_data_ptr copysign
 copysign_ corrcoef cosh_ count_nonzero cov cross crow_indices cummax cummin cumprod_ cumsum_
-data_ptr deg2rad deg2rad_ dense_dim dequantize det diag diag_embed diagflat diagonal
+data_ptr deg2rad deg2rad_ dense_dim dequantize det diag diag_embed diagflat
 diagonal_scatter digamma digamma_ dim_order dist divide divide_ dsplit eig element_size eq_ erf_
 erfc erfc_ erfinv erfinv_ exp2_ expm1_ exponential_ fill_diagonal_ fix_ fliplr flipud float_power
 float_power_ floor_divide_ fmax fmin fmod fmod_ frac_ frexp gcd gcd_ ge ge_ geometric_ geqrf ger
@@ -39,7 +39,7 @@ renorm renorm_ repeat_interleave resize resize_ resize_as resize_as_ resize_as_s
 resolve_neg rot90 row_indices rsqrt rsqrt_ scatter_reduce scatter_reduce_ select select_scatter set_
 sgn sgn_ share_memory_ short signbit sinc sinc_ sinh_ slice_inverse slice_scatter slogdet smm solve
 sparse_dim sparse_mask sparse_resize_ sparse_resize_and_clear_ split_with_sizes squeeze_ sspaddmm
-stft storage storage_offset storage_type stride subtract subtract_ sum_to_size svd swapaxes_
+stft storage storage_offset storage_type stride subtract subtract_ svd swapaxes_
 swapdims_ symeig t_ take take_along_dim tan tan_ tensor_split to_dense to_mkldnn to_padded_tensor
 to_sparse to_sparse_bsc to_sparse_bsr to_sparse_coo to_sparse_csc to_sparse_csr transpose_
 triangular_solve tril_ triu_ true_divide true_divide_ trunc_ type_as unflatten unfold unique
@@ -72,7 +72,7 @@ count_nonzero cov cpp cpu cross crow_indices_copy ctc_loss ctypes cudnn_affine_g
 cudnn_batch_norm cudnn_convolution cudnn_convolution_add_relu cudnn_convolution_relu
 cudnn_convolution_transpose cudnn_grid_sampler cudnn_is_acceptable cummax cummin
 cumulative_trapezoid deg2rad deg2rad_ dequantize det detach detach_ detach_copy diag diag_embed
-diagflat diagonal diagonal_copy diagonal_scatter digamma dist distributed distributions divide
+diagflat diagonal_copy diagonal_scatter digamma dist distributed distributions divide
 dropout dropout_ dsmm dsplit dstack e eig einsum embedding embedding_bag embedding_renorm_
 empty_like empty_permuted empty_quantized empty_strided eq erf_ erfc erfc_ erfinv exp2_ exp_
 expand_copy expm1_ export fake_quantize_per_channel_affine fake_quantize_per_tensor_affine

@@ -1458,6 +1458,17 @@ class TraceBackward0(Op):
     }
 
 
+class DiagonalBackward0(Op):
+    """outᵢ = self[i, i + offset] over dimensions ``dim1`` and ``dim2`` (the diagonal goes last)"""
+
+    forward = staticmethod(lambda a, offset, dim1, dim2: np.diagonal(a, offset, dim1, dim2).copy())
+    rules = {
+        "∂out/∂self: g back on the diagonal, zeros elsewhere": lambda n, g: _scatter(
+            g, n._meta[0][0], _diagonal_index(n._meta[0][0], n.offset, n.dim1, n.dim2)
+        )
+    }
+
+
 # ================================================================ sorting
 
 
@@ -1771,6 +1782,18 @@ def _scatter(g: Any, shape: tuple, index: Any) -> Any:
     out = np.zeros(shape, dtype=g.dtype)
     np.add.at(out, index, g)
     return out
+
+
+def _diagonal_index(shape: tuple, offset: int, dim1: int, dim2: int) -> tuple:
+    """Where each element of ``np.diagonal(a, offset, dim1, dim2)`` sits in ``a`` (of ``shape``)."""
+    others = [d for d in range(len(shape)) if d not in (dim1, dim2)]
+    length = max(0, min(shape[dim1] - max(-offset, 0), shape[dim2] - max(offset, 0)))
+    grid = np.indices([shape[d] for d in others] + [length])
+    index = [None] * len(shape)
+    for k, d in enumerate(others):
+        index[d] = grid[k]
+    index[dim1], index[dim2] = grid[-1] + max(-offset, 0), grid[-1] + max(offset, 0)
+    return tuple(index)
 
 
 def _mean(a: np.ndarray, dim: Any, keepdim: bool) -> np.ndarray:

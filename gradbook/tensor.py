@@ -486,6 +486,11 @@ class Tensor:
         """Sum of a matrix's diagonal."""
         return ops.TraceBackward0.apply(self)
 
+    def diagonal(self, offset: builtins.int = 0, dim1: builtins.int = 0, dim2: builtins.int = 1) -> Tensor:
+        """Diagonal ``offset`` (> 0: above the main one) of the matrices in ``dim1``, ``dim2``, as the
+        last dimension (a copy, where torch gives a view)."""
+        return dispatch.diagonal(self, offset, dim1, dim2)
+
     def sort(self, dim: builtins.int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Any:
         """``(values, indices)``: sorted along ``dim``; equal values keep their order."""
         return dispatch.sort(self, dim, descending)
@@ -621,6 +626,15 @@ class Tensor:
 
     def expand_as(self, other: Tensor) -> Tensor:
         return dispatch.expand(self, other.shape)
+
+    def sum_to_size(self, *size: Any) -> Tensor:
+        """Sum down to ``size``, a shape that broadcasts to this one: a broadcast input's gradient.
+
+        >>> import gradbook as torch
+        >>> torch.ones(4, 3).sum_to_size(3)
+        tensor([4., 4., 4.])
+        """
+        return dispatch.sum_to_size(self, size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size)
 
     def uniform_(self, a: Any = 0.0, b: Any = 1.0, *, generator: Any = None) -> Tensor:
         return dispatch.uniform_(self, a, b, generator)

@@ -5,11 +5,15 @@ Each lesson is a MyST Markdown file, ``notebooks/NN_name.md``, paired by jupytex
 ``NN_name.ipynb``: edit the ``.md`` (in any editor, or in JupyterLab with jupytext, which keeps the
 pair in sync), then run
 
-    python3 notebooks/build.py            # every lesson
-    python3 notebooks/build.py 01 03      # some lessons
+    python3 notebooks/build.py            # every lesson, English and Chinese
+    python3 notebooks/build.py 01 03      # some lessons, in both languages
+    python3 notebooks/build.py zh/01 en   # lesson 01 in Chinese, every English lesson
     python3 notebooks/build.py --check    # exit 1 if a saved notebook is out of date with its text
 
-Each lesson runs in a fresh python3 kernel from ``notebooks/`` and is saved with its outputs, each
+The Chinese lessons are ``notebooks/zh/NN_name.md``: the same code as the English lesson of that
+number, the prose written for Chinese readers, and ``torch.set_language("zh")`` in the first cell.
+
+Each lesson runs in a fresh python3 kernel from its directory (as nbval runs it) and is saved with its outputs, each
 widget as its self-contained view and no widget state: a picture where a notebook is not trusted
 (a fresh clone, GitHub, nbviewer), the working player where scripts run (a trusted notebook,
 ``nbconvert --to html``); running the cell gives the live widget. Saving is byte-stable: no cell
@@ -44,9 +48,20 @@ METADATA = {
 
 
 def lessons(selected: list[str] | None = None) -> list[Path]:
-    """The lessons' text sources, in order (``selected``: their numbers, e.g. ``["01"]``)."""
-    found = sorted(HERE.glob("[0-9][0-9]_*.md"))
-    return [p for p in found if not selected or p.name[:2] in selected]
+    """The lessons' text sources, English then Chinese, in order. ``selected`` picks some: a number
+    (``"01"``, both languages), a language (``"en"``, ``"zh"``) or one lesson (``"zh/01"``)."""
+    found = sorted(HERE.glob("[0-9][0-9]_*.md")) + sorted((HERE / "zh").glob("[0-9][0-9]_*.md"))
+
+    def names(p: Path) -> set[str]:
+        language = "zh" if p.parent.name == "zh" else "en"
+        return {p.name[:2], language, f"{language}/{p.name[:2]}"}
+
+    return [p for p in found if not selected or names(p) & set(selected)]
+
+
+def label(source: Path) -> str:
+    """How ``build.py`` names a lesson on its command line (``01``, ``zh/01``)."""
+    return ("zh/" if source.parent.name == "zh" else "") + source.name[:2]
 
 
 def from_text(source: Path) -> nbformat.NotebookNode:
@@ -88,7 +103,7 @@ def build(source: Path) -> bool:
         nb,
         timeout=120,
         kernel_name="python3",
-        resources={"metadata": {"path": str(HERE)}},
+        resources={"metadata": {"path": str(source.parent)}},
         store_widget_state=False,
         record_timing=False,
     )
@@ -113,13 +128,13 @@ def build(source: Path) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("lessons", nargs="*", help="lesson numbers, e.g. 01 03 (default: all)")
+    parser.add_argument("lessons", nargs="*", help="lessons: 01 (both languages), zh/01, en, zh (default: all)")
     parser.add_argument("--check", action="store_true", help="only check that every notebook is up to date")
     args = parser.parse_args(argv)
     if args.check:
         problems = [(p, why) for p in lessons(args.lessons) if (why := stale(p))]
         for p, why in problems:
-            print(f"out of date: {p.with_suffix('.ipynb').name}: {why}; run python3 notebooks/build.py {p.name[:2]}")
+            print(f"out of date: {p.with_suffix('.ipynb').name}: {why}; run python3 notebooks/build.py {label(p)}")
         return 1 if problems else 0
     for source in lessons(args.lessons):
         changed = build(source)

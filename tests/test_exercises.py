@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import exercise_answers_08_10 as l810  # tests/exercise_answers_08_10.py: answers for lessons 08-10
 import numpy as np
 import pytest
 
@@ -39,6 +40,28 @@ def backward_twice(y):
     y.backward()
 
 
+def nth_derivative(f, x, n):
+    out = f(x)
+    for _ in range(n):
+        (out,) = torch.autograd.grad(out, x, create_graph=True)
+    return out
+
+
+def round_ste(x):
+    return x + (x.round() - x).detach()
+
+
+def training_loop(model, optimizer, loss_fn, inputs, targets, steps):
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = loss_fn(model(inputs), targets)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
 RIGHT = {
     ex.check_grad_after_three_calls: 12.0,
     ex.check_grad_after_zeroing: 32.0,
@@ -50,9 +73,29 @@ RIGHT = {
     ex.check_backward_twice: backward_twice,
     ex.check_graph_chain: lambda x: (x.exp() * 2).sum(),
     ex.check_leaves_with_grad: {"a", "d"},
+    ex.check_second_derivative: 24.0,
+    ex.check_nth_derivative: nth_derivative,
+    ex.check_grad_through_detach: 8.0,
+    ex.check_straight_through: round_ste,
+    ex.check_weight_without_zero_grad: -0.25,
+    ex.check_training_loop: training_loop,
+    ex.check_micrograd_grad: 12.0,
+    ex.check_torch_grad: 6.0,
+    ex.check_value_pow: l810.Value,
+    ex.check_bias_grad: [5.0, -10.0],
+    ex.check_unbroadcast: l810.unbroadcast,
+    ex.check_logcosh_rule: l810.LogCosh,
+    ex.check_gradcheck_verdict: False,
 }
 CHECKS = list(RIGHT)
-NUMERIC = [ex.check_grad_after_three_calls, ex.check_grad_after_zeroing, ex.check_grad_after_retain]
+NUMERIC = [
+    ex.check_grad_after_three_calls,
+    ex.check_grad_after_zeroing,
+    ex.check_grad_after_retain,
+    ex.check_second_derivative,
+    ex.check_grad_through_detach,
+    ex.check_weight_without_zero_grad,
+]
 
 
 def ids(check):
@@ -231,6 +274,9 @@ def test_wrong_messages_never_contain_the_answer():
         (ex.check_grad_after_zeroing, 1.0),
         (ex.check_grad_after_retain, 2.0),
         (ex.check_vjp, [0.0, 0.0, 0.0]),
+        (ex.check_micrograd_grad, 3.0),
+        (ex.check_torch_grad, 2.0),
+        (ex.check_bias_grad, [0.0, 0.0]),
     ]:
         text = message(check, wrong)
         answer = np.atleast_1d(np.asarray(RIGHT[check], dtype=float)).ravel()
@@ -321,6 +367,39 @@ def test_leaves_feedback_says_why_a_name_is_wrong():
     assert "names among" in message(ex.check_leaves_with_grad, {"a", "e"})
 
 
+def test_second_derivative_names_the_other_orders():
+    assert "first derivative" in message(ex.check_second_derivative, 10.0)
+    assert "third derivative" in message(ex.check_second_derivative, 36.0)
+
+
+def test_nth_derivative_without_create_graph_is_told_to_keep_the_graph():
+    assert "create_graph=True" in message(ex.check_nth_derivative, nth_derivative_without_graph)
+    assert "finite differences" in message(ex.check_nth_derivative, finite_differences)
+
+
+def test_grad_through_detach_names_the_misreading():
+    assert "as if a.detach() were a" in message(ex.check_grad_through_detach, 16.0)
+    assert "as if c had been recorded" in message(ex.check_grad_through_detach, 48.0)
+    assert "as if nothing had been cut" in message(ex.check_grad_through_detach, 56.0)
+
+
+def test_straight_through_names_what_is_missing():
+    assert "round() has derivative 0" in message(ex.check_straight_through, lambda x: x.round())
+    assert "no graph" in message(ex.check_straight_through, lambda x: x.round().detach())
+    assert "not rounded" in message(ex.check_straight_through, lambda x: x * 1)
+
+
+def test_weight_without_zero_grad_is_told_that_nothing_zeroes():
+    assert "nothing empties w.grad" in message(ex.check_weight_without_zero_grad, 0.25)
+
+
+def test_training_loop_feedback_names_the_bug():
+    assert "zero_grad() in every step" in message(ex.check_training_loop, loop_without_zero_grad)
+    assert "never changed" in message(ex.check_training_loop, loop_zeroing_before_step)
+    assert "graph alive" in message(ex.check_training_loop, loop_keeping_tensors)
+    assert "return the list" in message(ex.check_training_loop, loop_returning_nothing)
+
+
 def test_checks_leave_no_warning_even_when_students_read_a_non_leaf_grad(capfd):
     def peeks(y):
         assert y.grad is None  # reading a non-leaf .grad warns; the warning would go to stderr
@@ -331,26 +410,37 @@ def test_checks_leave_no_warning_even_when_students_read_a_non_leaf_grad(capfd):
 
 
 def test_checks_are_deterministic(capsys):
+    runs = []
     for _ in range(2):
         texts = []
         for check in CHECKS:
             check(RIGHT[check])
             texts.append(capsys.readouterr().out)
-        assert len(set(texts)) == len(texts)
+        runs.append(texts)
+    assert runs[0] == runs[1]
+    # one confirmation line per check; the two Function checks share _functions' line
+    shared = {ex.check_backward_rule, ex.check_logcosh_rule}
+    assert len({text for check, text in zip(CHECKS, runs[0]) if check in shared}) == 1
+    distinct = [text for check, text in zip(CHECKS, runs[0]) if check not in shared]
+    assert len(set(distinct)) == len(distinct)
 
 
 # ---------------------------------------------------------------- Exercise objects
 def test_exercise_objects_check_hint_and_have_no_solution(capsys):
     all_exercises = ex.exercises()
-    assert len(all_exercises) == 10 and [e.lesson for e in all_exercises] == sorted(e.lesson for e in all_exercises)
+    missing = sorted(e.name for e in all_exercises if e.check_answer not in CHECKS)
+    assert not missing, f"every check has a right answer in RIGHT and attack cases in ATTACKS: {missing}"
+    assert len(all_exercises) == len(CHECKS)
+    assert [e.lesson for e in all_exercises] == sorted(e.lesson for e in all_exercises)
     for e in all_exercises:
         assert e.solution_available is False
         assert e.hint() and e.hint(99) == e.hints[-1]
         assert e.check_answer in CHECKS
     ex.exercises(1)[0].check(12.0)
     assert capsys.readouterr().out.startswith("✓")
+    assert [e.name for e in ex.exercises(5)] == ["second_derivative", "nth_derivative"]
     with pytest.raises(ValueError, match="lessons"):
-        ex.exercises(7)
+        ex.exercises(99)
 
 
 # ---------------------------------------------------------------- no answers in the package
@@ -359,7 +449,7 @@ def test_the_installed_package_contains_no_answers():
     source = "\n".join(p.read_text() for p in Path(spec.origin).parent.rglob("*.py"))
     for literal in ["32.0", "56.0", "5.0, 3.5, -18.0", "[3.0, 2.0], [1.0, 1.0], [0.0, 6.0]", '{"a", "d"}', "'a', 'd'"]:
         assert literal not in source, literal
-    for answer in ["= 12.0", "== 12", "= 32", "== 32", "= 56", "== 56", "-18"]:
+    for answer in ["= 12.0", "== 12", "= 32", "== 32", "= 56", "== 56", "-18", "24.0", "= 24", "-0.25", "= 8.0"]:
         assert answer not in source, answer
 
 
@@ -450,6 +540,117 @@ def renamed_cos(x):
     return (out * 2).sum()
 
 
+def finite_differences(f, x, n, h=1e-3):
+    """Differentiates by evaluating f elsewhere: right numbers, no autograd."""
+    if n == 0:
+        return f(x).item()
+    left, right = (torch.tensor(x.item() + d, dtype=torch.float64) for d in (-h, h))
+    return (finite_differences(f, right, n - 1) - finite_differences(f, left, n - 1)) / (2 * h)
+
+
+def nth_derivative_without_graph(f, x, n):
+    out = f(x)
+    for _ in range(n):
+        (out,) = torch.autograd.grad(out, x)  # no create_graph: the second call fails
+    return out
+
+
+def nth_derivative_through_backward(f, x, n):
+    out = f(x)
+    for _ in range(n):
+        x.grad = None
+        out.backward(create_graph=True)  # x.grad keeps a graph
+        out = x.grad
+    return out
+
+
+def rounds_its_input(x):
+    with torch.no_grad():
+        x.round_()  # the caller's x is rounded for good
+    return x * 1
+
+
+class RoundSTE(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.round()
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output
+
+
+def loop_without_zero_grad(model, optimizer, loss_fn, inputs, targets, steps):
+    losses = []
+    for _ in range(steps):
+        loss = loss_fn(model(inputs), targets)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+def loop_zeroing_before_step(model, optimizer, loss_fn, inputs, targets, steps):
+    losses = []
+    for _ in range(steps):
+        loss = loss_fn(model(inputs), targets)
+        loss.backward()
+        optimizer.zero_grad()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+def loop_keeping_tensors(model, optimizer, loss_fn, inputs, targets, steps):
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = loss_fn(model(inputs), targets)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss)
+    return losses
+
+
+def loop_returning_nothing(model, optimizer, loss_fn, inputs, targets, steps):
+    training_loop(model, optimizer, loss_fn, inputs, targets, steps)
+
+
+def loop_zeroing_at_the_end(model, optimizer, loss_fn, inputs, targets, steps):
+    losses = []
+    for _ in range(steps):
+        loss = loss_fn(model(inputs), targets)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.item())
+    return losses
+
+
+def loop_by_hand(model, optimizer, loss_fn, inputs, targets, steps):
+    losses = []
+    for _ in range(steps):
+        loss = loss_fn(model(inputs), targets)
+        loss.backward()
+        with torch.no_grad():
+            for p in model.parameters():
+                p -= 0.1 * p.grad  # the check's learning rate
+                p.grad = None
+        losses.append(loss.item())
+    return losses
+
+
+def loop_losses_after_the_step(model, optimizer, loss_fn, inputs, targets, steps):
+    training_loop(model, optimizer, loss_fn, inputs, targets, steps)
+    return [loss_fn(model(inputs), targets).item()] * steps
+
+
+def loop_on_zeroed_data(model, optimizer, loss_fn, inputs, targets, steps):
+    inputs.zero_()
+    targets.zero_()
+    return training_loop(model, optimizer, loss_fn, inputs, targets, steps)
+
+
 def docstring_answers(check):
     """What help(check) shows, as answers: every function or class its examples define or pass."""
     import doctest
@@ -528,6 +729,191 @@ ATTACKS = {  # check: (right answers, wrong answers, fakes)
         [lambda x: x.exp().sum(), lambda x: (x.exp() * x).sum(), lambda x: (x.exp() * 2).mean()],
         [renamed_cos, RaisingRepr(), lambda x: RaisingRepr()],
     ),
+    ex.check_second_derivative: (
+        [24.0, 24, np.float64(24), torch.tensor(24.0)],
+        [10.0, 36.0, 3.0, 12.0, 1e308],
+        LYING,
+    ),
+    ex.check_nth_derivative: (
+        [nth_derivative, nth_derivative_through_backward],
+        [
+            lambda f, x, n: torch.autograd.grad(f(x), x)[0],
+            nth_derivative_without_graph,
+            lambda f, x, n: nth_derivative(f, x, n + 1),
+            lambda f, x, n: 2 * nth_derivative(f, x, n),
+            lambda f, x, n: f(x),
+            not_implemented,
+        ],
+        [finite_differences, RaisingRepr(), lambda f, x, n: RaisingRepr(), lambda f, x, n: AlwaysEqual()],
+    ),
+    ex.check_grad_through_detach: ([8.0, 8, torch.tensor(8.0)], [16.0, 48.0, 56.0, 4.0, 12.0], LYING),
+    ex.check_straight_through: (
+        [round_ste, RoundSTE.apply, lambda x: x.round() + x - x.detach()],
+        [
+            lambda x: x.round(),
+            lambda x: x * 1,
+            lambda x: x.round().detach(),
+            lambda x: round_ste(x).sum(),
+            lambda x: 2 * x + (x.round() - 2 * x).detach(),
+            not_implemented,
+        ],
+        [
+            RaisingRepr(),
+            lambda x: RaisingRepr(),
+            lambda x: torch.tensor(np.round(x.detach().numpy()), requires_grad=True),  # right values, a new leaf
+            lambda x: x.round() + 0 * torch.ones(x.shape, requires_grad=True),  # a graph, from another leaf
+            rounds_its_input,
+        ],
+    ),
+    ex.check_weight_without_zero_grad: (
+        [-0.25, np.float32(-0.25), torch.tensor(-0.25)],
+        [0.25, 0.5, 1.0, -0.5],
+        LYING,
+    ),
+    ex.check_training_loop: (
+        [training_loop, loop_zeroing_at_the_end, loop_by_hand],
+        [
+            loop_without_zero_grad,
+            loop_zeroing_before_step,
+            loop_keeping_tensors,
+            loop_returning_nothing,
+            lambda *args: training_loop(*args)[:-1],
+            loop_losses_after_the_step,
+            not_implemented,
+        ],
+        [loop_on_zeroed_data, RaisingRepr(), lambda *args: RaisingRepr(), lambda *args: [AlwaysEqual()] * 4],
+    ),
+    ex.check_micrograd_grad: (
+        [12.0, 12, np.float32(12), torch.tensor(12.0)],
+        [6.0, 2.0, 4.0, 3.0, -12.0, 1e308, "12", True, b"12", object(), float("nan"), [12.0, 12.0]]
+        + [torch.tensor([True]), torch.tensor(float("inf"))],
+        LYING,
+    ),
+    ex.check_torch_grad: (
+        [6.0, 6, np.int64(6), torch.tensor(6.0)],
+        [12.0, 2.0, 3.0, 18.0, "6", torch.tensor(True), [6, 6], float("inf"), np.zeros((2, 2))],
+        LYING,
+    ),
+    ex.check_value_pow: (
+        [l810.Value, l810.TypedValue],
+        [
+            l810.OverwritingPow,  # = for +=: wrong where x is used twice
+            l810.NoUpstreamPow,
+            l810.WrongExponentPow,
+            l810.StubPow,
+            l810.CrashingPow,
+            l810.PowReturnsNoValue,
+            l810.GradNotTouched,
+            l810.GradNoneCrashes,
+            l810.GradText,
+            l810.GradBoolTensor,
+            l810.GradList,
+            l810.GradNan,
+            l810.GradTensor,
+            int,
+            l810.Value(2.0),
+            "Value",
+        ],
+        [
+            l810.GradAlwaysEqual,
+            l810.GradLyingFloat,
+            l810.GradRaisesOnRead,
+            l810.PatchingPow,
+            l810.TensorValue,  # gradbook's autograd in a wrapper, no rule written
+            RaisingRepr,
+            RaisingRepr(),
+            lambda x: x,
+        ],
+    ),
+    ex.check_bias_grad: (
+        [
+            [5.0, -10.0],
+            (5, -10),
+            np.array([5, -10]),
+            torch.tensor([5.0, -10.0]),
+            torch.tensor([5.0, -10.0], requires_grad=True),
+        ],
+        [
+            [1.0, -2.0],  # one row's gradient
+            [-10.0, 5.0],
+            [5.0, 10.0],
+            [25.0, -50.0],
+            np.ones((5, 2)),
+            torch.ones(5, 2),
+            [5.0],
+            [[5.0, -10.0]],
+            "5, -10",
+            [True, False],
+            torch.tensor([True, False]),
+            [float("nan"), 1.0],
+            5,
+        ],
+        LYING,
+    ),
+    ex.check_unbroadcast: (
+        [l810.unbroadcast, l810.unbroadcast_in_one_sum, l810.unbroadcast_in_numpy, lambda g, s: g.sum_to_size(s)],
+        [
+            l810.leading_only,
+            l810.forgets_keepdim,
+            l810.first_slice_of_size_one,
+            l810.mean_not_sum,
+            l810.trailing_instead_of_leading,
+            l810.sum_everything_to_shape,
+            not_implemented,
+            lambda g, s: 1 / 0,
+            lambda g, s: None,
+            lambda g, s: "x",
+            lambda g, s: torch.zeros(s),
+            lambda g, s: l810.unbroadcast(g, s) > 0,
+            lambda g, s: l810.unbroadcast(g, s) / 0,
+            lambda g, s: g.sum(),
+            3,
+            "unbroadcast",
+        ],
+        [
+            RaisingRepr(),
+            lambda g, s: RaisingRepr(),
+            lambda g, s: AlwaysEqual(),
+            lambda g, s: [LyingFloat(0.0)] * 3,
+            l810.patching_unbroadcast,
+        ],
+    ),
+    ex.check_logcosh_rule: (
+        [l810.LogCosh, l810.LogCoshByExp, l810.LogCoshSavesTanh],
+        [
+            l810.WrongSignLogCosh,
+            l810.ForgetfulLogCosh,
+            l810.SinhLogCosh,
+            l810.StubLogCosh,
+            l810.BackwardStubLogCosh,
+            l810.BackwardRaisesLogCosh,
+            l810.ForwardRaisesLogCosh,
+            l810.LogCoshSummed,
+            l810.LogCoshNan,
+            l810.LogCoshWrongForward,
+            l810.TwoGradients,
+            l810.NoBackwardLogCosh,
+            XSinX,
+            l810.logcosh_function,
+            object,
+            3,
+        ],
+        [
+            l810.BuiltInLogCosh,
+            l810.DetachedLogCosh,
+            l810.LogCoshReturnsFloat,
+            l810.LogCoshReturnsBool,
+            l810.FinalLogCosh,
+            l810.SneakyLogCosh,
+            l810.PatchingLogCosh,
+            RaisingRepr,
+        ],
+    ),
+    ex.check_gradcheck_verdict: (
+        [False, np.bool_(False), 1 == 2],
+        [True, np.bool_(True), "False", "True", 0, 1, [False], torch.tensor(False)],
+        LYING,
+    ),
 }
 
 
@@ -551,6 +937,7 @@ def _outcome(check, answer, patch=None):
                 result = f"crash: {type(error).__name__}: {error}"
     finally:
         mp.undo()
+        l810.undo_patches()
         while RENAMED:
             cls, name = RENAMED.pop()
             cls.__name__ = name

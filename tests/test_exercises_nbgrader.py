@@ -6,7 +6,6 @@ and generate feedback. Everything runs in a temporary directory, with Jupyter's 
 config, data and runtime directories there too, so nothing reads or writes the user's home.
 """
 
-import importlib.util
 import json
 import os
 import shutil
@@ -24,10 +23,22 @@ from nbgrader.api import Gradebook  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "docs" / "course"
-ASSIGNMENTS = {"01_accumulation": "accumulation", "02_vjp": "vjp", "03_retain_graph": "retain_graph"}
+# every assignment the course's text sources define: {assignment: notebook name}
+ASSIGNMENTS = {p.parent.name: p.stem for p in sorted((COURSE / "text").glob("*/*.md"))}
 GENERATED = ("release", "submitted", "autograded", "feedback", "exchange", "gradebook.db")
 # the partly solved submission answers the first and the last question of each assignment
-PARTIAL_POINTS = {"01_accumulation": 1 + 2, "02_vjp": 1 + 2, "03_retain_graph": 1 + 1}
+PARTIAL_POINTS = {
+    "01_accumulation": 1 + 2,
+    "02_vjp": 1 + 2,
+    "03_retain_graph": 1 + 1,
+    "04_reading_the_graph": 1 + 1,
+    "05_higher_order": 1 + 1,
+    "06_no_grad_detach_inplace": 1 + 1,
+    "07_training_loop": 1 + 2,
+    "08_micrograd": 2 + 1,
+    "09_broadcasting": 1 + 2,
+    "10_custom_function": 2 + 1,
+}
 
 
 def solution_cells(nb):
@@ -82,14 +93,43 @@ def scores(root, student):
         return {a: (sub.score, sub.max_score) for a, sub in found.items()}
 
 
-def test_source_notebooks_are_what_build_source_writes(tmp_path):
-    spec = importlib.util.spec_from_file_location("build_source", COURSE / "build_source.py")
-    builder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(builder)
-    for path in builder.build(tmp_path):
-        committed = COURSE / path.relative_to(tmp_path)
-        assert path.read_text() == committed.read_text(), f"{committed}: rerun build_source.py"
-        nbformat.validate(nbformat.read(committed, as_version=4))
+def test_the_course_is_kept_as_text_and_its_notebooks_are_up_to_date():
+    done = subprocess.run([sys.executable, str(COURSE / "build.py"), "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    notebooks = {p.parent.name: p.stem for p in (COURSE / "source").glob("*/*.ipynb")}
+    assert notebooks == ASSIGNMENTS, "every instructor notebook has its text source, and the other way round"
+    assert not list((COURSE / "source").glob("*/*.md")), "nbgrader would copy a text source, solutions and all"
+
+
+def test_the_course_has_one_assignment_of_four_or_more_points_per_lesson():
+    lessons = sorted(p.name[:2] for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.md"))
+    assert sorted(a[:2] for a in ASSIGNMENTS) == lessons
+    for assignment, name in ASSIGNMENTS.items():
+        nb = nbformat.read(COURSE / "source" / assignment / f"{name}.ipynb", as_version=4)
+        graded = [c.metadata["nbgrader"] for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
+        assert sum(g["points"] for g in graded) >= 4, assignment
+        assert all(
+            "### BEGIN HIDDEN TESTS" in c.source for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")
+        )
+        assert solution_cells(nb), assignment
+
+
+def test_the_programs_students_read_are_the_programs_the_checks_run():
+    from gradbook.exercises.lesson01 import ZEROING_PROGRAM
+    from gradbook.exercises.lesson04 import LEAVES_PROGRAM
+    from gradbook.exercises.lesson05 import SECOND_DERIVATIVE_PROGRAM
+    from gradbook.exercises.lesson06 import DETACH_PROGRAM
+    from gradbook.exercises.lesson07 import NO_ZERO_GRAD_PROGRAM
+
+    for program, assignment in [
+        (ZEROING_PROGRAM, "01_accumulation"),
+        (LEAVES_PROGRAM, "04_reading_the_graph"),
+        (SECOND_DERIVATIVE_PROGRAM, "05_higher_order"),
+        (DETACH_PROGRAM, "06_no_grad_detach_inplace"),
+        (NO_ZERO_GRAD_PROGRAM, "07_training_loop"),
+    ]:
+        text = (COURSE / "text" / assignment / f"{ASSIGNMENTS[assignment]}.md").read_text()
+        assert f"```python\n{program}```" in text, assignment
 
 
 def test_student_versions_have_no_solutions_and_no_hidden_tests(course):

@@ -26,7 +26,12 @@ from gradbook.grading.scan import scan_notebook, scan_source
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "docs" / "course"
-NOTEBOOKS = {"01_accumulation": "accumulation", "02_vjp": "vjp", "03_retain_graph": "retain_graph"}
+NOTEBOOKS = {
+    "01_accumulation": "accumulation",
+    "02_vjp": "vjp",
+    "03_retain_graph": "retain_graph",
+    "04_reading_the_graph": "reading_the_graph",
+}
 
 # ---------------------------------------------------------------- the scan, on its own
 FLAGGED = {
@@ -147,7 +152,7 @@ ATTACKS = {  # student: (assignment, {answer grade_id: code}); every other answe
     "zero_the_data": ("01_accumulation", {
         "training_step_answer": "def step(w, x, y, lr):\n    x.zero_()\n    y.zero_()",
     }),
-    "renamed_cos": ("03_retain_graph", {"graph_chain_answer": (
+    "renamed_cos": ("04_reading_the_graph", {"graph_chain_answer": (
         "def build(x):\n    out = x.cos()\n    type(out.grad_fn).__name__ = 'ExpBackward0'\n    return (out * 2).sum()"
     )}),
     "lying_answer": ("02_vjp", {"vjp_answer": (

@@ -103,6 +103,7 @@ TABLE = [
     line("AminBackward0", lambda T, a: a.amin((0, 1), keepdim=True), (2, 3)),
     line("LogsumexpBackward0", lambda T, a: a.logsumexp(1), (2, 3)),
     line("TraceBackward0", lambda T, a: a.trace(), (3, 4)),
+    line("DiagonalBackward0", lambda T, a: a.diagonal(1, 0, 2), (3, 2, 4)),
     line("SortBackward0", lambda T, a: a.sort(1, descending=True).values, (2, 4)),
     line("TopkBackward0", lambda T, a: a.topk(2, dim=0).values, (4, 3)),
     line("VarBackward0", lambda T, a: a.var(1), (2, 3)),

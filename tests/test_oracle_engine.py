@@ -1,5 +1,6 @@
 """Engine behaviour compared with PyTorch itself (skipped when torch is not installed)."""
 
+import sys
 import warnings
 from pathlib import Path
 
@@ -199,3 +200,30 @@ def test_refused_second_backward_names_the_node_where_torch_fails():
     with pytest.raises(RuntimeError) as e:
         y_g.backward()
     assert e.value.node.name() == ran[-1]
+
+
+@pytest.mark.parametrize("shape", [(2,), (2, 2), ()])
+def test_gradcheck_failure_text_matches_torch(shape):
+    """A Function whose backward has the wrong sign: torch's GradcheckError text, both Jacobians."""
+
+    def texts(lib):
+        class WrongSign(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x.exp()
+
+            @staticmethod
+            def backward(ctx, grad_output):
+                (x,) = ctx.saved_tensors
+                return -grad_output * x.exp()
+
+        values = np.linspace(0.5, 1.0, int(np.prod(shape))).reshape(shape)
+        x = lib.tensor(values, dtype=lib.float64, requires_grad=True)
+        error = sys.modules[lib.__name__ + ".autograd.gradcheck"].GradcheckError  # torch's home for it
+        with pytest.raises(error) as caught:
+            lib.autograd.gradcheck(WrongSign.apply, (x,))
+        assert lib.autograd.gradcheck(WrongSign.apply, (x,), raise_exception=False) is False
+        return str(caught.value).replace("torch.", "gradbook.")
+
+    assert texts(gradbook) == texts(torch)

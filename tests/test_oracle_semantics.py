@@ -120,6 +120,8 @@ CASES = {
     "x * a NumPy array": lambda T: T.ones(2) * np.array([2.0, 3.0]),
     "x * a NumPy float64": lambda T: T.ones(2) * np.float64(2.0),
     "NumPy float64 * x": lambda T: np.float64(2.0) * T.ones(2),
+    "sum_to_size to a shape that does not broadcast": lambda T: T.ones(4, 3).sum_to_size(2),
+    "sum_to_size to more dimensions": lambda T: T.ones(4, 3).sum_to_size(5, 4, 3),
     "gradcheck with Python floats": lambda T: T.autograd.gradcheck(
         lambda t: (t * t.sin()).sum(), (T.tensor([0.1, 0.7], dtype=T.float64, requires_grad=True),)
     ),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,6 +18,7 @@ from .grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 __all__ = [
     "AccumulateGrad",
@@ -163,133 +163,3 @@ def grad(
                 )
     captured = engine.backward(outs, seeds, keep, create_graph, inputs=ins, accumulate=False)
     return tuple(c if c is None or create_graph else c.detach() for c in captured)
-
-
-class GradcheckError(RuntimeError):
-    """Raised by :func:`gradcheck` when backward disagrees with finite differences."""
-
-
-def gradcheck(
-    fn: Callable[..., Any],
-    inputs: Any,
-    eps: float = 1e-6,
-    atol: float = 1e-5,
-    rtol: float = 1e-3,
-    raise_exception: bool = True,
-) -> bool:
-    """Check ``fn``'s backward against central finite differences, in float64.
-
-    For each input element xⱼ the numerical derivative (f(x + ε eⱼ) - f(x - ε eⱼ)) / 2ε is
-    compared with the column of the Jacobian that backward computes, row by row, through
-    vector-Jacobian products. Inputs that require grad are checked; others are held fixed.
-
-    >>> import gradbook as torch
-    >>> x = torch.tensor([0.5, -1.0], dtype=torch.float64, requires_grad=True)
-    >>> torch.autograd.gradcheck(lambda x: (x * x.sin()).sum(), (x,))
-    True
-    """
-    given = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
-    args = [
-        Tensor._make(t._array.astype(np.float64)).requires_grad_(t.requires_grad)
-        if isinstance(t, Tensor) and t.is_floating_point()
-        else t
-        for t in given
-    ]
-    checked = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
-    if not checked:
-        raise ValueError(
-            "gradcheck expects at least one input tensor to require gradient, but none of them have requires_grad=True."
-        )
-
-    def run() -> list[np.ndarray]:
-        out = fn(*args)
-        return [o._array.astype(np.float64).ravel().copy() for o in _as_list(out)]
-
-    outs = _as_list(fn(*args))
-    for k, out in enumerate(outs):
-        for i in checked:
-            x = args[i]
-            flat = x._array.reshape(-1)
-            numerical = np.zeros((flat.size, out.numel()))
-            for j in range(flat.size):
-                old = flat[j]
-                flat[j] = old + eps
-                plus = run()[k]
-                flat[j] = old - eps
-                minus = run()[k]
-                flat[j] = old
-                numerical[j] = (plus - minus) / (2 * eps)
-            analytical = np.zeros_like(numerical)
-            if out.requires_grad:
-                for r in range(out.numel()):
-                    seed = np.zeros(out.numel())
-                    seed[r] = 1
-                    (g,) = grad(
-                        out,
-                        x,
-                        Tensor._make(seed.reshape(out._array.shape).astype(out._array.dtype)),
-                        retain_graph=True,
-                        allow_unused=True,
-                    )
-                    if g is not None:
-                        analytical[:, r] = g._array.ravel()
-            bad = ~np.isclose(analytical, numerical, rtol=rtol, atol=atol)
-            if bad.any():
-                j, r = np.argwhere(bad)[0]
-                where = f"element {tuple(int(k) for k in np.unravel_index(j, x._array.shape))} of input {i}"
-                msg = (
-                    f"Gradient check failed for output {k} with respect to input {i}.\n"
-                    f"At {where}, output element {r}: backward gave {analytical[j, r]:.6g}, but finite "
-                    f"differences give {numerical[j, r]:.6g}.\n"
-                    "The backward rule (or the function) does not match the slope of the forward "
-                    "computation there: check the derivative formula, its sign, and that the "
-                    "gradient is summed over every place the input is used."
-                )
-                if raise_exception:
-                    raise GradcheckError(msg)
-                return False
-    return True
-
-
-def gradgradcheck(
-    func: Callable[..., Any],
-    inputs: Any,
-    grad_outputs: Any = None,
-    *,
-    eps: float = 1e-6,
-    atol: float = 1e-5,
-    rtol: float = 1e-3,
-    raise_exception: bool = True,
-    **torch_options: Any,
-) -> bool:
-    """Check second derivatives: :func:`gradcheck` of the function that maps (inputs, v) to the
-    gradient vᵀ·∂func/∂inputs, which backward computes with ``create_graph=True``.
-
-    ``grad_outputs`` (the v, one per output that requires grad) are random in [-1, 1) when not
-    given. torch's other options (``check_undefined_grad``, ``fast_mode``, ...) are accepted and
-    change nothing.
-
-    >>> import gradbook as torch
-    >>> x = torch.tensor([0.5, -1.0], dtype=torch.float64, requires_grad=True)
-    >>> torch.autograd.gradgradcheck(lambda x: x.sin() * x, (x,))
-    True
-    """
-    given = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
-    if grad_outputs is None:
-        rng = np.random.default_rng(0)  # its own generator: a check does not move the user's seed
-        outs = [o for o in _as_list(func(*given)) if o.requires_grad]
-        dtypes = [o._array.dtype if o.is_floating_point() else np.float64 for o in outs]
-        seeds = tuple(
-            Tensor._make(rng.uniform(-1, 1, o._array.shape).astype(dt)).requires_grad_() for o, dt in zip(outs, dtypes)
-        )
-    else:
-        seeds = (grad_outputs,) if isinstance(grad_outputs, Tensor) else tuple(grad_outputs)
-    n = len(seeds)
-    differentiable = [i for i, x in enumerate(given) if isinstance(x, Tensor) and x.requires_grad]
-
-    def first_derivative(*args: Any) -> tuple:
-        outputs = [o for o in _as_list(func(*args[:-n])) if o.requires_grad]
-        grads = grad(outputs, [args[i] for i in differentiable], list(args[-n:]), create_graph=True, allow_unused=True)
-        return tuple(g for g in grads if g is not None)
-
-    return gradcheck(first_derivative, given + seeds, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)

@@ -19,18 +19,35 @@ gradbook.exercises._checking.NotAttemptedError: not attempted: ...
 
 from __future__ import annotations
 
-from . import lesson01, lesson02, lesson03, lesson04
+from . import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08, lesson09, lesson10
 from ._checking import CheckFailedError, Exercise, NotAttemptedError
 from .lesson01 import check_grad_after_three_calls, check_grad_after_zeroing, check_training_step
 from .lesson02 import check_backward_rule, check_jacobian, check_vjp
 from .lesson03 import check_backward_twice, check_grad_after_retain
 from .lesson04 import check_graph_chain, check_leaves_with_grad, graph_chain
+from .lesson05 import check_nth_derivative, check_second_derivative
+from .lesson06 import check_grad_through_detach, check_straight_through
+from .lesson07 import check_training_loop, check_weight_without_zero_grad
+from .lesson08 import check_micrograd_grad, check_torch_grad, check_value_pow
+from .lesson09 import check_bias_grad, check_unbroadcast
+from .lesson10 import check_gradcheck_verdict, check_logcosh_rule
 
-_LESSONS = {1: lesson01, 2: lesson02, 3: lesson03, 4: lesson04}
+_LESSONS = {
+    1: lesson01,
+    2: lesson02,
+    3: lesson03,
+    4: lesson04,
+    5: lesson05,
+    6: lesson06,
+    7: lesson07,
+    8: lesson08,
+    9: lesson09,
+    10: lesson10,
+}
 
 
 def exercises(lesson: int | None = None) -> tuple[Exercise, ...]:
-    """The exercises of one lesson (1-4), or of all lessons in order.
+    """The exercises of one lesson (1-10), or of all lessons in order.
 
     >>> [ex.name for ex in exercises(4)]
     ['graph_chain', 'leaves_with_grad']
@@ -48,14 +65,27 @@ __all__ = [
     "NotAttemptedError",
     "check_backward_rule",
     "check_backward_twice",
+    "check_bias_grad",
     "check_grad_after_retain",
     "check_grad_after_three_calls",
     "check_grad_after_zeroing",
+    "check_gradcheck_verdict",
+    "check_grad_through_detach",
     "check_graph_chain",
     "check_jacobian",
     "check_leaves_with_grad",
+    "check_logcosh_rule",
+    "check_micrograd_grad",
+    "check_nth_derivative",
+    "check_second_derivative",
+    "check_straight_through",
+    "check_torch_grad",
+    "check_training_loop",
     "check_training_step",
+    "check_unbroadcast",
+    "check_value_pow",
     "check_vjp",
+    "check_weight_without_zero_grad",
     "exercises",
     "graph_chain",
 ]

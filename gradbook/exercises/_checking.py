@@ -29,6 +29,9 @@ import numpy as np
 import gradbook
 import gradbook.autograd
 
+from ..language import translate
+from ._zh import ZH
+
 NOT_ATTEMPTED = "not attempted"
 
 
@@ -48,12 +51,16 @@ class CheckFailedError(_LearnerMessageError):
 
 
 def fail(expected: str, got: str, hint: str) -> CheckFailedError:
-    """The learner message, in the same three parts everywhere: expected, got, hint."""
-    return CheckFailedError(f"\n  Expected: {expected}\n  You gave: {got}\n  Hint: {hint}")
+    """The learner message, in the same three parts everywhere: expected, got, hint (in the
+    language of ``gradbook.set_language``)."""
+    parts = [(translate(label, ZH), translate(text, ZH)) for label, text in
+             (("Expected", expected), ("You gave", got), ("Hint", hint))]  # fmt: skip
+    return CheckFailedError("".join(f"\n  {label}: {text}" for label, text in parts))
 
 
 def not_attempted(what: str) -> NotAttemptedError:
-    return NotAttemptedError(f"{NOT_ATTEMPTED}: {what} is still the placeholder. Replace it with your answer.")
+    message = f"{NOT_ATTEMPTED}: {what} is still the placeholder. Replace it with your answer."
+    return NotAttemptedError(translate(message, ZH))
 
 
 def is_stub(answer: Any) -> bool:
@@ -131,6 +138,15 @@ def crashed(what: str, err: Exception) -> CheckFailedError:
     )
 
 
+def run_program(program: str, **names: Any) -> dict[str, Any]:
+    """Run a program the lesson shows (one of the checks' own constants, word for word) with
+    gradbook as ``torch`` (and ``names`` defined), and return its variables: a check computes
+    its answer this way, and stores none."""
+    scope: dict[str, Any] = {"torch": gradbook, **names}
+    exec(program, scope)  # our own constant (or a variant of it), never the learner's text
+    return scope
+
+
 def describe(answer: Any) -> str:
     """A short, safe description of what the learner gave (never a huge repr, never a crash)."""
     try:
@@ -206,7 +222,7 @@ def close(values: np.ndarray, expected: np.ndarray) -> bool:
 
 def passed(message: str) -> None:
     guard()  # the learner's code ran during the check: it must not have replaced anything either
-    print(f"✓ {message}")
+    print(f"✓ {translate(message, ZH)}")
 
 
 @dataclass(frozen=True)
@@ -242,5 +258,5 @@ class Exercise:
     def hint(self, level: int = 0) -> str:
         """The ``level``-th hint (0 is the gentlest); asking for more than there are repeats the last."""
         if not self.hints:
-            return "No hint for this one: reread the question and the worked example before it."
-        return self.hints[min(level, len(self.hints) - 1)]
+            return translate("No hint for this one: reread the question and the worked example before it.", ZH)
+        return translate(self.hints[min(level, len(self.hints) - 1)], ZH)

@@ -19,7 +19,19 @@ import numpy as np
 
 import gradbook
 
-from ._checking import Exercise, as_numbers, call_student, close, fail, guard, is_stub, not_attempted, passed, quiet
+from ._checking import (
+    Exercise,
+    as_numbers,
+    call_student,
+    close,
+    fail,
+    guard,
+    is_stub,
+    not_attempted,
+    passed,
+    quiet,
+    run_program,
+)
 
 # The program of the zeroing exercise: students read this text, and the check runs this text.
 ZEROING_PROGRAM = """\
@@ -34,9 +46,7 @@ x.grad.zero_()
 
 def _after_three_calls_then_zero() -> float:
     """Run ``ZEROING_PROGRAM`` with gradbook: the answer is computed, never stored."""
-    scope: dict[str, Any] = {"torch": gradbook}
-    exec(ZEROING_PROGRAM, scope)  # our own constant, shown to students word for word
-    return float(scope["x"].grad.item())
+    return float(run_program(ZEROING_PROGRAM)["x"].grad.item())
 
 
 def check_grad_after_zeroing(answer: Any) -> None:

@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 
 import gradbook
-from gradbook.autograd import GradcheckError
 
-from ._checking import Exercise, as_numbers, call_student, close, fail, guard, is_stub, not_attempted, passed, quiet
+from ._checking import Exercise, as_numbers, close, fail, guard, passed
+from ._functions import Rule, check_function_rule
 
 _X = (1.0, 2.0, 3.0)
 _V = (1.0, 0.5, -2.0)
@@ -103,6 +103,17 @@ def _hidden_inputs() -> list[np.ndarray]:
     return [rng.uniform(-2.0, 2.0, size=(4,)), rng.uniform(-2.0, 2.0, size=(2, 3))]
 
 
+XSINX = Rule(
+    "XSinX",
+    lambda x: x * np.sin(x),
+    "x · sin(x)",
+    "x * x.sin()",
+    "sin(x) + x·cos(x)",
+    "apply the product rule, and multiply by grad_output: it is the v of vᵀJ.",
+    _hidden_inputs,
+)
+
+
 def check_backward_rule(function: Any) -> None:
     """Check a custom ``autograd.Function`` computing f(x) = x · sin(x), elementwise.
 
@@ -129,72 +140,7 @@ def check_backward_rule(function: Any) -> None:
     ...
     gradbook.exercises._checking.CheckFailedError: ...forward to compute x · sin(x)...
     """
-    guard()
-    if is_stub(function):
-        raise not_attempted("your Function")
-    if not (isinstance(function, type) and issubclass(function, gradbook.autograd.Function)):
-        raise fail(
-            "a class that subclasses torch.autograd.Function",
-            f"{type(function).__name__}",
-            "write class XSinX(torch.autograd.Function): with static forward and backward methods.",
-        )
-    calls = []
-
-    try:  # the learner's class, with each call of its backward counted by the engine
-
-        class Counted(function):  # type: ignore[misc, valid-type]
-            @staticmethod
-            def backward(ctx: Any, *grad_outputs: Any) -> Any:
-                calls.append(1)
-                return function.backward(ctx, *grad_outputs)
-
-    except Exception as err:
-        raise fail(
-            "a plain subclass of torch.autograd.Function",
-            f"a class that cannot be extended ({err})",
-            "define it with class.",
-        ) from None
-    for data in _hidden_inputs():
-        x = gradbook.tensor(data, dtype=gradbook.float64, requires_grad=True)
-        out = call_student(Counted.apply, "your Function", x)
-        if not isinstance(out, gradbook.Tensor):
-            raise fail("forward to return a tensor", f"{type(out).__name__}", "return x * x.sin() from forward.")
-        got = as_numbers(out, tuple(data.shape), "your forward's output")
-        if not close(got, data * np.sin(data)):
-            raise fail("forward to compute x · sin(x)", "different values", "forward returns x * x.sin().")
-        if out.grad_fn is None:
-            raise fail("an output with a grad_fn", "no graph", "call YourFunction.apply(x), not forward directly.")
-        if type(out.grad_fn).__name__ != "CountedBackward":  # the node torch names after the Function
-            raise fail(
-                "the output's grad_fn to be your Function's own backward node",
-                f"a {type(out.grad_fn).__name__} made by built-in operations",
-                "keep apply as torch.autograd.Function defines it, and compute in forward without autograd.",
-            )
-        before = len(calls)
-        try:
-            with quiet():
-                gradbook.autograd.gradcheck(Counted.apply, (x,))
-        except GradcheckError:
-            raise fail(
-                "backward to return grad_output times f'(x) = sin(x) + x·cos(x)",
-                "a backward that disagrees with finite differences",
-                "apply the product rule, and multiply by grad_output: it is the v of vᵀJ.",
-            ) from None
-        except NotImplementedError:
-            raise not_attempted("your backward") from None
-        except Exception as err:
-            raise fail(
-                "backward to run without an error",
-                f"it raised {type(err).__name__}: {err}",
-                "read x back with (x,) = ctx.saved_tensors, and return one gradient per input.",
-            ) from None
-        if len(calls) == before:
-            raise fail(
-                "gradients computed by your backward method",
-                "a check in which your backward was never called",
-                "write backward(ctx, grad_output) as a static method of your Function.",
-            )
-    passed("Right: forward and backward agree with finite differences on hidden inputs.")
+    check_function_rule(function, XSINX)
 
 
 vjp = Exercise(

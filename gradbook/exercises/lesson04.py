@@ -24,7 +24,19 @@ import numpy as np
 
 import gradbook
 
-from ._checking import Exercise, call_student, close, describe, fail, guard, is_stub, not_attempted, passed, quiet
+from ._checking import (
+    Exercise,
+    call_student,
+    close,
+    describe,
+    fail,
+    guard,
+    is_stub,
+    not_attempted,
+    passed,
+    quiet,
+    run_program,
+)
 
 CHAIN = ("ExpBackward0", "MulBackward0", "SumBackward0")
 
@@ -137,8 +149,7 @@ e.backward()
 
 
 def _leaves_program() -> dict[str, gradbook.Tensor]:
-    scope: dict[str, Any] = {"torch": gradbook}
-    exec(LEAVES_PROGRAM, scope)  # our own constant, shown to students word for word
+    scope = run_program(LEAVES_PROGRAM)
     return {name: scope[name] for name in ("a", "b", "c", "d", "f")}
 
 

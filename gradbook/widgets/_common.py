@@ -11,23 +11,32 @@ import html
 import io
 import re
 import traceback
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
 
+from ..language import get_language, translate
+from ._zh import ZH
+
 # a fixed size, so nothing around the status line moves when its text changes
 STATUS_HEIGHT = "6em"
 
 
+def note_html(text: str) -> str:
+    """The status line with a note (not an error): "ready", or what a button just did."""
+    return f'<div class="gradbook-status" style="color:#555">{html.escape(translate(text, ZH))}</div>'
+
+
 def error_html(text: str | None, hint: str | None = None, kind: str | None = None) -> str:
     """The status line: empty, or an error box with the error's text (torch's, for a refused
-    backward), its type when given, and a hint."""
+    backward), its type when given, and a hint (gradbook's words, in the language set)."""
     if not text:
-        return '<div class="gradbook-status" style="color:#555">ready</div>'
+        return note_html("ready")
     body = (f"<b>{html.escape(kind)}:</b> " if kind else "") + html.escape(text)
     if hint:
-        body += f"<br><i>{html.escape(hint)}</i>"
+        body += f"<br><i>{html.escape(translate(hint, ZH))}</i>"
     return (
         '<div class="gradbook-status gradbook-error" style="color:#b71c1c;background:#ffebee;'
         'border-left:4px solid #e53935;padding:2px 6px;font-size:12px;line-height:1.3">' + body + "</div>"
@@ -86,7 +95,13 @@ class SvgFigure:
 
         buffer = io.StringIO()
         # the same picture gives the same bytes: fixed element ids and no date (saved lessons stay stable)
-        with matplotlib.rc_context({"svg.hashsalt": "gradbook"}):
+        rc = {"svg.hashsalt": "gradbook"}
+        translated = get_language() != "en"
+        if translated:  # matplotlib's DejaVu Sans has no CJK glyphs: text stays text, in the browser's fonts
+            rc["svg.fonttype"] = "none"
+        with matplotlib.rc_context(rc), warnings.catch_warnings():
+            if translated:  # (and matplotlib would warn, on stderr, of each glyph its font lacks)
+                warnings.filterwarnings("ignore", message="Glyph .* missing from", category=UserWarning)
             self.figure.savefig(buffer, format="svg", metadata={"Date": None})
         svg = _fit(buffer.getvalue()[buffer.getvalue().find("<svg") :])
         self.widget.value = (
@@ -126,7 +141,8 @@ class StaticFallback:
             if svg:
                 bundle["image/svg+xml"] = svg
         except Exception as error:  # the fallback must never break the live widget's display
-            bundle["text/html"] = f"<pre>{html.escape(repr(self))}: no static view ({html.escape(str(error))})</pre>"
+            note = translate(f"no static view ({error})", ZH)
+            bundle["text/html"] = f"<pre>{html.escape(repr(self))}: {html.escape(note)}</pre>"
         return bundle
 
 
@@ -166,7 +182,7 @@ def svgs_as_images(markup: str) -> str:
     def image(match: re.Match[str]) -> str:
         svg = match.group(0)
         data = base64.b64encode(svg.encode()).decode()
-        return f'<img alt="gradbook picture" src="data:image/svg+xml;base64,{data}">'
+        return f'<img alt="{html.escape(translate("gradbook picture", ZH))}" src="data:image/svg+xml;base64,{data}">'
 
     return _SVG.sub(image, markup)
 
@@ -176,4 +192,5 @@ def drawing_svg(drawing: Any) -> str:
     try:
         return drawing.svg()
     except Exception as error:
-        return f"<pre>no Graphviz renderer ({html.escape(str(error))}):\n{html.escape(drawing.source)}</pre>"
+        note = translate(f"no Graphviz renderer ({error})", ZH)
+        return f"<pre>{html.escape(note)}:\n{html.escape(drawing.source)}</pre>"

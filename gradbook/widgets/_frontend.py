@@ -24,10 +24,43 @@ from typing import Any
 import anywidget
 import traitlets
 
+from ..language import get_language, translate
 from ..viz.animate import PLAYER_JS, graph_height, player_script
+from ._zh import ZH
 
 # past this many gzipped bytes a saved notebook keeps the picture alone (no embedded player)
 MAX_EMBEDDED = 2_000_000
+
+
+# the player's own words, as player.js has them by default (its LABELS); in another language the
+# payload carries them translated, as "labels" (an English payload stays byte for byte as it was)
+PLAYER_LABELS = {
+    "hint": "drag: pan · ctrl+wheel or pinch: zoom · click a node: focus",
+    "first": "first frame",
+    "back": "one step back",
+    "play": "play",
+    "pause": "pause",
+    "next": "one step forward",
+    "last": "last frame",
+    "step": "step",
+    "fit": "fit",
+    "fitTitle": "fit the graph to the box (text kept readable)",
+    "all": "all",
+    "allTitle": "the whole graph",
+    "zoomIn": "zoom in",
+    "zoomOut": "zoom out",
+    "unfocus": "✕ focus",
+    "unfocusTitle": "show the whole graph again",
+}
+
+
+def localized(payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` in the language of ``gradbook.set_language``: the player's labels and the
+    captions translated (torch's error text in a caption stays as torch wrote it)."""
+    if get_language() == "en":
+        return payload
+    labels = {key: translate(text, ZH) for key, text in PLAYER_LABELS.items()}
+    return payload | {"captions": [translate(c, ZH) for c in payload["captions"]], "labels": labels}
 
 
 def pack(payload: dict[str, Any]) -> bytes:
@@ -69,6 +102,7 @@ class AnimationView(anywidget.AnyWidget):
     ) -> None:
         """Replace what is played: ``payload`` for the browser, ``frame_svg(i)`` for Python's view
         of frame i; start at ``frame`` (negative counts from the end), or play from 0."""
+        payload = localized(payload)
         self.payload = payload
         self._frame_svg = frame_svg
         count = len(payload["diffs"])

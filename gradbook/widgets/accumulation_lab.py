@@ -4,7 +4,6 @@ again, and watch ``x.grad`` accumulate: 4, 8, 12, then 14 on a new graph z = 2x.
 from __future__ import annotations
 
 import ast
-import html
 from collections.abc import Callable
 from typing import Any
 
@@ -15,11 +14,13 @@ from matplotlib.ticker import MaxNLocator
 import gradbook
 
 from .. import Tensor
+from ..language import translate
 from ..viz import record_backward
 from ..viz.animate import animate, short_value
 from ..viz.library import is_tensor, library_of, numpy_of
-from ._common import STATUS_HEIGHT, StaticFallback, SvgFigure, drawing_svg, error_html, guarded
+from ._common import STATUS_HEIGHT, StaticFallback, SvgFigure, drawing_svg, error_html, guarded, note_html
 from ._frontend import AnimationView
+from ._zh import ZH
 from .backward_player import MAX_ANIMATED_NODES
 
 SCALAR_HINT = (
@@ -53,6 +54,10 @@ class AccumulationLab(StaticFallback, w.VBox):
     test can drive the lab the same way. Errors (torch's texts) are shown in the lab and kept in
     :attr:`error`; they are never raised.
 
+    ``reference=(label, values)`` draws a second, dashed series under the plot: what ``x.grad``
+    is after call 1, 2, … by some other account (lesson 08 shows micrograd's). The lab only draws
+    those numbers; it does not compute them.
+
     >>> from gradbook.widgets import AccumulationLab
     >>> lab = AccumulationLab(lambda x: x * x, x=2.0)  # builds the first graph, y = x * x
     >>> lab.backward(); lab.new_graph(); lab.backward(); lab.new_graph(); lab.backward()
@@ -70,6 +75,7 @@ class AccumulationLab(StaticFallback, w.VBox):
         x: float | list | Tensor = 2.0,
         retain_graph: bool = False,
         max_nodes: int = MAX_ANIMATED_NODES,
+        reference: tuple[str, list[float]] | None = None,
     ) -> None:
         self.f = f
         if is_tensor(x):  # gradbook's, or torch's: the lab then runs on torch
@@ -82,6 +88,12 @@ class AccumulationLab(StaticFallback, w.VBox):
         self.recordings: list[Any] = []
         self.error: str | None = None
         self.max_nodes = max_nodes
+        if reference is not None:
+            values = np.asarray(reference[1], dtype=np.float64) if len(reference) == 2 else None
+            if not isinstance(reference[0], str) or values is None or values.ndim != 1:
+                raise TypeError("reference must be (label, [x.grad after call 1, after call 2, ...])")
+            reference = (reference[0], values)
+        self.reference = reference
 
         self.status = w.HTML(error_html(None), layout=w.Layout(height=STATUS_HEIGHT, overflow="auto"))
         self.retain_graph = w.Checkbox(value=retain_graph, description="retain_graph", indent=False)
@@ -95,9 +107,13 @@ class AccumulationLab(StaticFallback, w.VBox):
             "x.grad.zero_()": ("zero it in place", lambda: self.zero_grad(set_to_none=False)),
         }
         self.buttons = {}
-        for label, (tip, action) in buttons.items():
+        for label, (tip, action) in buttons.items():  # self.buttons keeps the English labels as its keys
             # never shrunk below its text (a projector's 1024 px truncated "backward()" to "backw…")
-            button = w.Button(description=label, tooltip=tip, layout=w.Layout(width="auto", flex="0 0 auto"))
+            button = w.Button(
+                description=translate(label, ZH),
+                tooltip=translate(tip, ZH),
+                layout=w.Layout(width="auto", flex="0 0 auto"),
+            )
             button.on_click(guarded(self, self._clicked(action)))
             self.buttons[label] = button
         self.buttons["backward()"].button_style = "primary"
@@ -106,11 +122,12 @@ class AccumulationLab(StaticFallback, w.VBox):
         self.table = w.HTML(layout=w.Layout(height=f"{_TABLE_HEIGHT}px", overflow="hidden", width="330px"))
         self.plot = SvgFigure(3.5, 2.2)
         ax = self.plot.ax
-        ax.set_xlabel("backward() call")
+        ax.set_xlabel(translate("backward() call", ZH))
         ax.set_ylabel("x.grad")
         ax.grid(alpha=0.3)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         self._lines: list[Any] = []
+        self._reference_line: Any = None
         self._bars: list[Any] = []
         controls = w.HBox([*self.buttons.values(), self.retain_graph], layout=w.Layout(flex_flow="row wrap"))
         side = w.VBox([self.table, self.plot.widget], layout=w.Layout(width="350px"))
@@ -139,7 +156,8 @@ class AccumulationLab(StaticFallback, w.VBox):
             self._set_status(str(error), "f(x) raised; fix f and press new graph.", type(error).__name__)
             return
         if not is_tensor(y):
-            self._set_status(f"f(x) returned {type(y).__name__}, not a tensor", "f must build its output from x.")
+            returned = translate(f"f(x) returned {type(y).__name__}, not a tensor", ZH)
+            self._set_status(returned, "f must build its output from x.")
             return
         self.y = y
         self.graphs += 1
@@ -164,7 +182,7 @@ class AccumulationLab(StaticFallback, w.VBox):
             gradient = self.gradient if self.gradient_editor.layout.display != "none" else None
         except (ValueError, SyntaxError, TypeError) as exc:
             hint = "Write the gradient as numbers in brackets, shaped like y, e.g. [1.0, 1.0, 1.0]."
-            self._set_status(f"gradient= could not be read: {exc}", hint, kind=type(exc).__name__)
+            self._set_status(translate(f"gradient= could not be read: {exc}", ZH), hint, kind=type(exc).__name__)
             return
         before = _plain(self.x.grad)
         kind = None
@@ -195,7 +213,7 @@ class AccumulationLab(StaticFallback, w.VBox):
             self.gradient_editor.layout.display = "flex"
             self._set_status(error, SCALAR_HINT, kind)
         elif "a second time" in error:
-            self._set_status(error, self._freed_note(recording) + RETAIN_HINT, kind)
+            self._set_status(error, translate(self._freed_note(recording), ZH) + translate(RETAIN_HINT, ZH), kind)
         else:
             self._set_status(error, None, kind)
         self._show_recording(recording)
@@ -208,7 +226,7 @@ class AccumulationLab(StaticFallback, w.VBox):
         else:
             self.x.grad.zero_()
         self._set_status(None)
-        self.status.value = error_html(None).replace("ready", f"x.grad is now {html.escape(str(self.x.grad))}")
+        self.status.value = note_html(f"x.grad is now {self.x.grad}")
 
     # ---- the gradient editor ----
 
@@ -287,14 +305,14 @@ class AccumulationLab(StaticFallback, w.VBox):
 
     def _update_history(self) -> None:
         head = "".join(
-            f"<th style='padding:1px 6px;position:sticky;top:0;background:#fff'>{h}</th>"
+            f"<th style='padding:1px 6px;position:sticky;top:0;background:#fff'>{translate(h, ZH)}</th>"
             for h in ("call", "graph", "added", "x.grad after")
         )
         rows = []
         for row in self.history:
             if row["error"]:
                 grad = "None" if row["grad"] is None else short_value(np.asarray(row["grad"]))
-                cells = (row["call"], row["graph"], "error", f"{grad} (unchanged)")
+                cells = (row["call"], row["graph"], translate("error", ZH), translate(f"{grad} (unchanged)", ZH))
                 style = "color:#b71c1c"
             else:
                 added = "—" if row["contribution"] is None else short_value(np.asarray(row["contribution"]))
@@ -332,6 +350,13 @@ class AccumulationLab(StaticFallback, w.VBox):
             ]
             if added:
                 self._bars = list(ax.bar(*zip(*added), width=0.35, color="#90caf9", label=None))
+        if self.reference is not None:
+            label, values = self.reference
+            if self._reference_line is None:
+                (self._reference_line,) = ax.plot([], [], ls="--", marker="x", color="#6a1b9a", label=label)
+            shown = values[: len(calls)]
+            self._reference_line.set_data(np.arange(1, len(shown) + 1), shown)
+            ax.legend(loc="upper left", fontsize=8)  # again: the x.grad line appears with the first call
         ax.set_xlim(0.5, max(len(calls), 3) + 0.5)
         ax.relim()
         ax.autoscale_view(scalex=False)

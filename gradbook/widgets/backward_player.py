@@ -9,11 +9,13 @@ import ipywidgets as w
 import numpy as np
 
 from .. import Tensor, draw
+from ..language import translate
 from ..viz import BackwardRecording, animate, record_backward
 from ..viz.animate import COLOURS, short_value
 from ..viz.model import tensor_names
 from ._common import StaticFallback, drawing_svg, error_html
 from ._frontend import AnimationView, picture_payload
+from ._zh import ZH
 
 # graphs this big are drawn once, collapsed (gradbook.draw's summary view), instead of animated:
 # the browser plays any size, but Graphviz's layout of 1,000 nodes already takes about 2 s here
@@ -24,7 +26,7 @@ _TD = 'style="padding:1px 6px;border-bottom:1px solid #eee;vertical-align:top"'
 
 def _node_title(recording: BackwardRecording, key: str | None) -> str:
     if key is None:
-        return "constant"
+        return translate("constant", ZH)
     node = recording.node(key)
     if node["kind"] == "leaf":
         return f"{node['name'] or key} (AccumulateGrad)"
@@ -51,11 +53,15 @@ def ledger_frames(recording: BackwardRecording) -> list[str]:
     frames.append(
         _box(
             "before backward()",
-            f"<p>The output receives the gradient <code>{html.escape(seed)}</code> "
-            "(<code>gradient=</code>, or 1 for a scalar). Each step runs one node: "
-            "<b>local × upstream = contribution</b> for each of its inputs.</p>",
+            translate(
+                f"<p>The output receives the gradient <code>{html.escape(seed)}</code> "
+                "(<code>gradient=</code>, or 1 for a scalar). Each step runs one node: "
+                "<b>local × upstream = contribution</b> for each of its inputs.</p>",
+                ZH,
+            ),
         )
     )
+    local = translate("local", ZH)
     for step in recording.steps:
         rows = []
         if step.kind == "leaf":
@@ -68,24 +74,26 @@ def ledger_frames(recording: BackwardRecording) -> list[str]:
         upstream = html.escape(short_value(step.upstream))
         for flow in step.edges:
             if flow.contribution is None:  # a constant, or an input that needs no gradient
-                sums = "no gradient sent"
+                sums = translate("no gradient sent", ZH)
             else:
-                sums = f"<code>{upstream}</code> × local = <code>{html.escape(short_value(flow.contribution))}</code>"
+                contribution = html.escape(short_value(flow.contribution))
+                sums = f"<code>{upstream}</code> × {local} = <code>{contribution}</code>"
             rule = flow.rule + _local_number(step.upstream, flow.contribution)
             rows.append(
                 f"<tr><td {_TD}>→ {html.escape(_node_title(recording, flow.target))}</td>"
-                f"<td {_TD}>local <code>{html.escape(rule)}</code><br>{sums}</td></tr>"
+                f"<td {_TD}>{local} <code>{html.escape(rule)}</code><br>{sums}</td></tr>"
             )
         for s in step.sums:
             rows.append(
-                f"<tr><td {_TD}>Σ at {html.escape(_node_title(recording, s.target))}</td><td {_TD}>"
+                f"<tr><td {_TD}>{html.escape(translate(f'Σ at {_node_title(recording, s.target)}', ZH))}</td><td {_TD}>"
                 f"<code>{html.escape(short_value(s.before))}</code> + <code>{html.escape(short_value(s.added))}</code>"
                 f" = <code>{html.escape(short_value(s.total))}</code></td></tr>"
             )
         if step.freed:
-            rows.append(f"<tr><td {_TD}>freed</td><td {_TD}>saved {html.escape(', '.join(step.freed))}</td></tr>")
+            freed, saved = translate("freed", ZH), translate(f"saved {', '.join(step.freed)}", ZH)
+            rows.append(f"<tr><td {_TD}>{freed}</td><td {_TD}>{html.escape(saved)}</td></tr>")
         body = (
-            f"<p>upstream gradient <code>{html.escape(short_value(step.upstream))}</code></p>"
+            f"<p>{translate('upstream gradient', ZH)} <code>{html.escape(short_value(step.upstream))}</code></p>"
             f'<table style="border-collapse:collapse;font-size:12px">{"".join(rows)}</table>'
         )
         frames.append(_box(f"step {step.index + 1}: {_node_title(recording, step.key)}", body))
@@ -111,7 +119,8 @@ def leaf_grads(recording: BackwardRecording) -> tuple[list[list[str]], list[list
 
 
 def _box(title: str, body: str) -> str:
-    return f'<div class="gradbook-ledger" style="font-size:12px"><b>{html.escape(title)}</b>{body}</div>'
+    """One frame of the ledger: its title (in the language set) above ``body``."""
+    return f'<div class="gradbook-ledger" style="font-size:12px"><b>{html.escape(translate(title, ZH))}</b>{body}</div>'
 
 
 class BackwardPlayer(StaticFallback, w.VBox):
@@ -165,7 +174,8 @@ class BackwardPlayer(StaticFallback, w.VBox):
             self.error = recording.error.message
             self.status.value = error_html(self.error, kind=recording.error.type)
         if collapsed is None and len(recording.nodes) >= max_nodes:
-            collapsed = f"<p>{len(recording.nodes)} nodes: too many to animate here (see gradbook.draw)</p>"
+            too_many = translate(f"{len(recording.nodes)} nodes: too many to animate here (see gradbook.draw)", ZH)
+            collapsed = f"<p>{too_many}</p>"
         ledger = ledger_frames(recording)
         leaves, leaf_diffs = leaf_grads(recording)
         panels = {"ledger": ledger, "leaves": leaves, "leaf_diffs": leaf_diffs}

@@ -5,9 +5,11 @@ from __future__ import annotations
 import ipywidgets as w
 
 from .. import Tensor, draw
+from ..language import translate
 from ..viz.model import tensor_names
 from ._common import STATUS_HEIGHT, StaticFallback, drawing_svg, error_html, guarded
 from ._frontend import AnimationView
+from ._zh import ZH
 
 TOGGLES = ("data", "grad", "shape", "names")
 
@@ -36,10 +38,12 @@ class GraphView(StaticFallback, w.VBox):
         self.error: str | None = None
         self.status = w.HTML(error_html(None), layout=w.Layout(height=STATUS_HEIGHT, overflow="auto"))
         small = {"indent": False, "layout": w.Layout(width="auto")}  # a row of toggles, not 300 px each
-        self.show = {name: w.Checkbox(value=True, description=name, **small) for name in TOGGLES}
-        self.legend = w.Checkbox(value=False, description="legend", **small)
+        # keyed by draw()'s names for the rows (show=), labelled in the language set
+        self.show = {name: w.Checkbox(value=True, description=translate(name, ZH), **small) for name in TOGGLES}
+        self.legend = w.Checkbox(value=False, description=translate("legend", ZH), **small)
         fixed = w.Layout(width="auto", flex="0 0 auto")  # never shrunk below its text
-        self.refresh_button = w.Button(description="refresh", tooltip="redraw after further computation", layout=fixed)
+        tip = translate("redraw after further computation", ZH)
+        self.refresh_button = w.Button(description=translate("refresh", ZH), tooltip=tip, layout=fixed)
         self.graph = AnimationView()  # pan, zoom, fit and focus in the browser
         for box in (*self.show.values(), self.legend):
             box.observe(guarded(self, self.refresh), names="value")

@@ -12,7 +12,9 @@ import numpy as np
 import gradbook
 
 from .. import Tensor
+from ..language import translate
 from ._common import STATUS_HEIGHT, StaticFallback, SvgFigure, error_html, guarded
+from ._zh import ZH
 
 
 class TangentExplorer(StaticFallback, w.VBox):
@@ -59,7 +61,7 @@ class TangentExplorer(StaticFallback, w.VBox):
         ax = self.plot.ax
         grid = np.linspace(low, high, samples)
         (self._curve,) = ax.plot(grid, self._f_values(grid), color="#1565c0", label="f(x)")
-        (self._tangent,) = ax.plot([], [], color="#e65100", label="tangent, slope x.grad")
+        (self._tangent,) = ax.plot([], [], color="#e65100", label=translate("tangent, slope x.grad", ZH))
         (self._point,) = ax.plot([], [], "o", color="#e65100")
         ax.set_xlim(low, high)
         ax.relim()
@@ -95,14 +97,17 @@ class TangentExplorer(StaticFallback, w.VBox):
             return float("nan")
 
     def _checked(self, x: Tensor) -> Tensor:
-        """f(x), or a ValueError that says what f gave instead of a one-element tensor computed from x."""
+        """f(x), or a ValueError that says what f gave instead of a one-element tensor computed from x
+        (in the language set: the status line shows it)."""
         y = self.f(x)
         if not hasattr(y, "backward") or not hasattr(y, "numel"):
-            raise ValueError(f"f must return a tensor computed from x, but it returned {type(y).__name__}")
+            returned = type(y).__name__
+            raise ValueError(translate(f"f must return a tensor computed from x, but it returned {returned}", ZH))
         if y.numel() != 1:
-            raise ValueError(f"f(x) must be one number (a one-element tensor), but it has shape {list(y.shape)}")
+            shape = list(y.shape)
+            raise ValueError(translate(f"f(x) must be one number (a one-element tensor), but it has shape {shape}", ZH))
         if not y.requires_grad:
-            raise ValueError("f(x) does not depend on x (it has no grad_fn): there is no slope to show")
+            raise ValueError(translate("f(x) does not depend on x (it has no grad_fn): there is no slope to show", ZH))
         return y
 
     def update(self) -> None:
@@ -115,7 +120,7 @@ class TangentExplorer(StaticFallback, w.VBox):
             y.backward()
         except Exception as error:
             last = traceback.format_exception_only(type(error), error)[-1].strip()
-            self.error = f"at x = {x0:.4g}: {last}"
+            self.error = translate(f"at x = {x0:.4g}: {last}", ZH)
             self.status.value = error_html(self.error, "the plot shows the last x where f worked")
             return
         self.x, self.value, self.slope = x0, float(y.item()), float(x.grad.item())
@@ -125,9 +130,10 @@ class TangentExplorer(StaticFallback, w.VBox):
         )
         self._point.set_data([x0], [self.value])
         self.plot.redraw()
+        slope = translate("(the tangent's slope)", ZH)
         self.readout.value = (
             f"<code>x = {x0:.4g}</code> &nbsp; <code>f(x) = {self.value:.4g}</code> &nbsp; "
-            f"<code>x.grad = {self.slope:.4g}</code> (the tangent's slope)"
+            f"<code>x.grad = {self.slope:.4g}</code> {slope}"
         )
         self.error = None
         self.status.value = error_html(None)

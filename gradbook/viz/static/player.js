@@ -8,7 +8,9 @@
 //
 // Payload: {svg, targets: [[[k, where], ...] per slot], base: [value per slot],
 //           diffs: [[slot, value, slot, value, ...] per frame], captions, running,
-//           ledger: [html per frame] | null, leaves: [[name, value]], leaf_diffs, height}
+//           ledger: [html per frame] | null, leaves: [[name, value]], leaf_diffs, height,
+//           labels: {key: text} (optional: the controls' words in another language; LABELS below
+//           are the English ones, which a payload without labels keeps)}
 
 const CSS = `
 .gb-player { font-family: var(--jp-ui-font-family, sans-serif); font-size: 12px; color: #212121; }
@@ -34,6 +36,14 @@ const CSS = `
 .gb-player .gb-side table { border-collapse: collapse; }
 .gb-player .gb-side td { padding: 1px 6px; border-bottom: 1px solid #eee; vertical-align: top; }
 `;
+
+const LABELS = {
+  hint: "drag: pan · ctrl+wheel or pinch: zoom · click a node: focus",
+  first: "first frame", back: "one step back", play: "play", pause: "pause", next: "one step forward",
+  last: "last frame", step: "step", fit: "fit", fitTitle: "fit the graph to the box (text kept readable)",
+  all: "all", allTitle: "the whole graph", zoomIn: "zoom in", zoomOut: "zoom out",
+  unfocus: "✕ focus", unfocusTitle: "show the whole graph again",
+};
 
 const READABLE = 1.0; // svg units are pt and node text is 10pt: at fit, text is never below 10 px
 
@@ -66,7 +76,8 @@ function gradbookPlayer(model, el) {
   const root = make("div", "gb-player gradbook-player");
   const bar = make("div", "gb-bar"), body = make("div", "gb-body");
   const graph = make("div", "gb-graph"), side = make("div", "gb-side");
-  const hint = make("div", "gb-hint", "drag: pan · ctrl+wheel or pinch: zoom · click a node: focus");
+  let labels = LABELS;
+  const hint = make("div", "gb-hint", labels.hint);
   const button = (label, title) => {
     const b = make("button", "gb-button", label);
     b.title = title;
@@ -74,20 +85,31 @@ function gradbookPlayer(model, el) {
     bar.appendChild(b);
     return b;
   };
-  const first = button("|◀", "first frame"), back = button("◀", "one step back"), play = button("play", "play");
-  const next = button("▶", "one step forward"), last = button("▶|", "last frame");
+  const first = button("|◀", labels.first), back = button("◀", labels.back), play = button(labels.play, labels.play);
+  const next = button("▶", labels.next), last = button("▶|", labels.last);
   const slider = make("input");
   slider.type = "range";
   slider.min = 0;
-  slider.title = "step";
+  slider.title = labels.step;
   bar.appendChild(slider);
   const caption = make("span", "gb-caption");
   bar.appendChild(caption);
-  const fit = button("fit", "fit the graph to the box (text kept readable)");
-  const all = button("all", "the whole graph");
-  const zoomIn = button("+", "zoom in"), zoomOut = button("−", "zoom out");
-  const unfocus = button("✕ focus", "show the whole graph again");
+  const fit = button(labels.fit, labels.fitTitle);
+  const all = button(labels.all, labels.allTitle);
+  const zoomIn = button("+", labels.zoomIn), zoomOut = button("−", labels.zoomOut);
+  const unfocus = button(labels.unfocus, labels.unfocusTitle);
   unfocus.style.display = "none";
+  function relabel(given) { // the payload's words for the controls (English when it has none)
+    labels = Object.assign({}, LABELS, given || {});
+    hint.textContent = labels.hint;
+    [[first, labels.first], [back, labels.back], [play, labels.play], [next, labels.next], [last, labels.last],
+      [slider, labels.step], [fit, labels.fitTitle], [all, labels.allTitle], [zoomIn, labels.zoomIn],
+      [zoomOut, labels.zoomOut], [unfocus, labels.unfocusTitle]].forEach(([e, title]) => { e.title = title; });
+    fit.textContent = labels.fit;
+    all.textContent = labels.all;
+    unfocus.textContent = labels.unfocus;
+    play.textContent = timer ? labels.pause : labels.play;
+  }
   body.append(graph, side);
   root.append(bar, body);
   el.replaceChildren(root);
@@ -195,14 +217,14 @@ function gradbookPlayer(model, el) {
   function stop() {
     if (timer) clearInterval(timer);
     timer = null;
-    play.textContent = "play";
+    play.textContent = labels.play;
     play.classList.remove("gb-on");
   }
   function start() {
     if (!p || p.diffs.length < 2) return;
     stop();
     if (frame >= p.diffs.length - 1) go(0, true);
-    play.textContent = "pause";
+    play.textContent = labels.pause;
     play.classList.add("gb-on");
     timer = setInterval(() => {
       if (frame < p.diffs.length - 1) go(frame + 1, true);
@@ -247,6 +269,7 @@ function gradbookPlayer(model, el) {
     stop();
     p = payload;
     if (!p) return;
+    relabel(p.labels);
     const height = p.height || 360;
     graph.style.height = height + "px";
     root.style.setProperty("--gb-height", height + "px");
