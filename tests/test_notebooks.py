@@ -226,6 +226,7 @@ def test_saved_outputs_name_no_path_of_the_machine_that_built_them(path):
 
 
 BINDER = "https://mybinder.org/v2/gh/gradbook/gradbook/HEAD?urlpath=lab/tree/notebooks/"
+GITHUB = "https://github.com/gradbook/gradbook/blob/main/"  # the README's links work on the package page too
 
 
 @pytest.mark.parametrize("readme", ["README.md", "README.zh.md"])
@@ -233,7 +234,18 @@ def test_the_readme_lesson_tables_list_every_lesson_in_both_languages_with_binde
     rows = [line for line in (ROOT / readme).read_text().splitlines() if re.match(r"\| \d\d \|", line)]
     assert [row[2:4] for row in rows] == [p.name[:2] for p in ENGLISH]
     for row, path in zip(rows, ENGLISH):
-        assert f"(notebooks/{path.name})" in row and f"(notebooks/zh/{path.name})" in row, row
+        assert f"({GITHUB}notebooks/{path.name})" in row and f"({GITHUB}notebooks/zh/{path.name})" in row, row
         assert f"({BINDER}zh/{path.name})" in row, row
         if readme == "README.md":
             assert f"({BINDER}{path.name})" in row, row
+
+
+@pytest.mark.parametrize("readme", ["README.md", "README.zh.md"])
+def test_the_readme_links_are_absolute_and_name_files_that_exist(readme):
+    """PyPI shows the README without the repository around it: a relative link would be broken."""
+    links = re.findall(r"\]\(([^)\s]+)\)", (ROOT / readme).read_text())
+    assert links and not [link for link in links if not link.startswith(("https://", "#"))]
+    for link in links:
+        for base in (GITHUB, "https://raw.githubusercontent.com/gradbook/gradbook/main/"):
+            if link.startswith(base):
+                assert (ROOT / link[len(base) :]).exists(), link
