@@ -77,7 +77,7 @@ def prepare(catalogue: dict[str, str]) -> dict[str, str]:
 _LETTERS = re.compile(r"[A-Za-z]")
 
 
-def _best(text: str, catalogue: dict[str, str]) -> tuple[str, int, tuple[str, ...]]:
+def _best(text: str, catalogue: dict[str, str], patterns: list) -> tuple[str, int, tuple[str, ...]]:
     """The translation of ``text`` that leaves the least English, as (translation, how many of
     its characters were translated or need no translation, the catalogue keys used). Of the
     templates that match, the one covering most wins: for "w after step 2 with shape (3,)",
@@ -89,7 +89,7 @@ def _best(text: str, catalogue: dict[str, str]) -> tuple[str, int, tuple[str, ..
         return text, len(text), ()
     best: tuple[str, int, tuple[str, ...]] = (text, 0, ())
     best_fixed = -1
-    for pattern, key, fixed in _patterns(tuple(catalogue)):
+    for pattern, key, fixed in patterns:
         match = pattern.match(text)
         if not match:
             continue
@@ -99,7 +99,7 @@ def _best(text: str, catalogue: dict[str, str]) -> tuple[str, int, tuple[str, ..
                 fields[name] = value
                 covered += len(value)
             else:
-                fields[name], more, used = _best(value, catalogue)
+                fields[name], more, used = _best(value, catalogue, patterns)
                 covered, keys = covered + more, keys + used
         if (covered, fixed) > (best[1], best_fixed):  # on a tie, the more specific template
             best, best_fixed = (catalogue[key].format(**fields), covered, keys), fixed
@@ -110,7 +110,7 @@ def translate(text: str, catalogue: dict[str, str]) -> str:
     """``text`` in the current language: its catalogue entry, or its template's, filled in."""
     if _current[0] == "en" or not text:
         return text
-    translation, _, keys = _best(text, catalogue)
+    translation, _, keys = _best(text, catalogue, _patterns(tuple(catalogue)))
     if matched is not None:
         matched.update(keys)
     if not keys and misses is not None and _PROSE.search(text) and not _REPR.fullmatch(text):

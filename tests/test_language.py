@@ -43,8 +43,8 @@ def speaking(language):
     _language.misses, _language.matched = set(), set()
     best, fields = _language._best, set()
 
-    def noting(text, catalogue):
-        found = best(text, catalogue)
+    def noting(text, catalogue, patterns):
+        found = best(text, catalogue, patterns)
         if not found[2] and _language._PROSE.search(text) and not _language._REPR.fullmatch(text):
             fields.add(text)
         return found

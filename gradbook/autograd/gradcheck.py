@@ -11,18 +11,6 @@ import numpy as np
 from ..tensor import Tensor
 
 
-def _as_list(x: Any) -> list:
-    return [] if x is None else [x] if isinstance(x, Tensor) else list(x)
-
-
-def grad(*args: Any, **kwargs: Any) -> Any:
-    """``torch.autograd.grad`` (looked up when called: autograd's ``__init__`` imports this module
-    before it defines ``grad``)."""
-    from . import grad as autograd_grad
-
-    return autograd_grad(*args, **kwargs)
-
-
 class GradcheckError(RuntimeError):
     """Raised by :func:`gradcheck` when backward disagrees with finite differences."""
 
@@ -50,6 +38,8 @@ def gradcheck(
     >>> torch.autograd.gradcheck(lambda x: (x * x.sin()).sum(), (x,))
     True
     """
+    from . import _as_list, grad  # autograd/__init__ imports this module before it defines them
+
     given = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     args = [
         Tensor._make(t._array.astype(np.float64)).requires_grad_(t.requires_grad)
@@ -133,6 +123,8 @@ def gradgradcheck(
     >>> torch.autograd.gradgradcheck(lambda x: x.sin() * x, (x,))
     True
     """
+    from . import _as_list, grad
+
     given = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     if grad_outputs is None:
         rng = np.random.default_rng(0)  # its own generator: a check does not move the user's seed

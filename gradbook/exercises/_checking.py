@@ -147,6 +147,12 @@ def run_program(program: str, **names: Any) -> dict[str, Any]:
     return scope
 
 
+def show_program(check: Callable[..., Any], program: str) -> None:
+    """Write ``program`` into ``check``'s docstring where it says PROGRAM, indented as a code
+    block: ``help(check)`` shows the program the check runs, from the one copy of it."""
+    check.__doc__ = check.__doc__.replace("PROGRAM", program.strip().replace("\n", "\n        "))
+
+
 def describe(answer: Any) -> str:
     """A short, safe description of what the learner gave (never a huge repr, never a crash)."""
     try:

@@ -34,6 +34,7 @@ from ._checking import (
     passed,
     quiet,
     run_program,
+    show_program,
 )
 
 # The program of the second-derivative exercise: students read this text, and the check runs it.
@@ -232,6 +233,4 @@ exercises = (second_derivative, nth_derivative)
 __all__ = ["check_nth_derivative", "check_second_derivative", "exercises"]
 
 
-check_second_derivative.__doc__ = check_second_derivative.__doc__.replace(
-    "PROGRAM", SECOND_DERIVATIVE_PROGRAM.strip().replace("\n", "\n        ")
-)
+show_program(check_second_derivative, SECOND_DERIVATIVE_PROGRAM)

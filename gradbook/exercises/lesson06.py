@@ -34,6 +34,7 @@ from ._checking import (
     passed,
     quiet,
     run_program,
+    show_program,
 )
 
 # The program of the detach exercise: students read this text, and the check runs this text.
@@ -191,6 +192,4 @@ exercises = (grad_through_detach, straight_through)
 __all__ = ["check_grad_through_detach", "check_straight_through", "exercises"]
 
 
-check_grad_through_detach.__doc__ = check_grad_through_detach.__doc__.replace(
-    "PROGRAM", DETACH_PROGRAM.strip().replace("\n", "\n        ")
-)
+show_program(check_grad_through_detach, DETACH_PROGRAM)

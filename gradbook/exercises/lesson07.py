@@ -36,6 +36,7 @@ from ._checking import (
     not_attempted,
     passed,
     run_program,
+    show_program,
 )
 
 # The program of the zero_grad exercise: students read this text, and the check runs this text.
@@ -246,6 +247,4 @@ exercises = (weight_without_zero_grad, training_loop)
 __all__ = ["check_training_loop", "check_weight_without_zero_grad", "exercises"]
 
 
-check_weight_without_zero_grad.__doc__ = check_weight_without_zero_grad.__doc__.replace(
-    "PROGRAM", NO_ZERO_GRAD_PROGRAM.strip().replace("\n", "\n        ")
-)
+show_program(check_weight_without_zero_grad, NO_ZERO_GRAD_PROGRAM)
