@@ -162,6 +162,36 @@ ATTACKS = {  # student: (assignment, {answer grade_id: code}); every other answe
 }  # fmt: skip
 
 
+SECRET = "hub-token-4f1c9e"
+LEAK_ENV = "import os\nprint(dict(os.environ))\nprint(open('/proc/self/environ').read())\nthree_calls = 4.0"
+
+
+def _fifo(path, root, outside):
+    os.mkfifo(path)
+
+
+def _numpy_beside(path, root, outside):  # a wrong answer, and a numpy that says yes to everything
+    shutil.copy(root / "release" / "01_accumulation" / "accumulation.ipynb", path)
+    (path.parent / "numpy").mkdir()
+    (path.parent / "numpy" / "__init__.py").write_text("allclose = isclose = lambda *a, **k: True\n")
+
+
+def _hard_link(path, root, outside):
+    os.link(root / "release" / "01_accumulation" / "accumulation.ipynb", path)
+
+
+REFUSED = {  # student: how their notebook is made; each is refused before anything reads it
+    "link_gradebook": lambda path, root, outside: path.symlink_to("../../../gradebook.db"),
+    "link_honest": lambda path, root, outside: path.symlink_to(
+        root / "submitted/honest/01_accumulation/accumulation.ipynb"
+    ),
+    "link_outside": lambda path, root, outside: path.symlink_to(outside),
+    "fifo": _fifo,
+    "numpy_beside": _numpy_beside,
+    "hard_link": _hard_link,
+}
+
+
 def _hash(folder: Path) -> dict[str, str]:
     return {
         str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
@@ -190,13 +220,14 @@ def graded(tmp_path_factory):
         env[name] = str(tmp / name.lower())
         os.makedirs(env[name])
     env.pop("JUPYTER_PATH", None)
+    env["JUPYTERHUB_API_TOKEN"] = SECRET  # the grader's own secret: no kernel may see it
 
     def run(*args, tool="nbgrader", may_fail=()):
         command = (
             [sys.executable, "-m", "nbgrader"] if tool == "nbgrader" else [sys.executable, "-m", "gradbook.grading.cli"]
         )
         done = subprocess.run([*command, *args], cwd=root, env=env, capture_output=True, text=True, timeout=600)
-        not_graded = set(re.findall(r"not graded: (\w+)/", done.stdout))
+        not_graded = set(re.findall(r"^not graded: (\w+)/", done.stdout, re.M))
         assert done.returncode == (1 if not_graded else 0) and not_graded <= set(may_fail), (
             f"{' '.join(args)}:\n{done.stdout}\n{done.stderr}"
         )
@@ -237,8 +268,22 @@ def graded(tmp_path_factory):
         submit(student, assignment, answers, as_answer_cell if student == "edit_metadata" else None)
     for assignment in NOTEBOOKS:
         submit("blank", assignment)
+    outside = tmp / "private.txt"  # a file of the grader's, outside the course
+    outside.write_text("private")
+    outside.chmod(0o600)
+    for student, make in REFUSED.items():
+        folder = root / "submitted" / student / "01_accumulation"
+        folder.mkdir(parents=True)
+        make(folder / "accumulation.ipynb", root, outside)
+    submit("loop_once", "01_accumulation", "honest")  # honest, but the first answer never ends
+    loop = root / "submitted" / "loop_once" / "01_accumulation" / "accumulation.ipynb"
+    nb = nbformat.read(loop, as_version=4)
+    _answer_cells(nb)[0].source = "while True:\n    pass"
+    nbformat.write(nb, loop)
+    submit("leak_env", "01_accumulation", {"three_calls_answer": LEAK_ENV})
+    may_fail = {"edit_metadata", *REFUSED}
     for assignment in NOTEBOOKS:  # every attacker and the blank one (nbgrader itself refuses one)
-        run("autograde", assignment, "--", "--create", "--force", tool="gradbook", may_fail={"edit_metadata"})
+        run("autograde", assignment, "--", "--create", "--force", tool="gradbook", may_fail=may_fail)
     for assignment in NOTEBOOKS:  # graded after the attackers: a wrong answer still gets nothing
         submit(
             "wrong_after",
@@ -247,7 +292,7 @@ def graded(tmp_path_factory):
         )
         run("autograde", assignment, "--student", "wrong_after", "--", "--create", "--force", tool="gradbook")
     report = run("report", tool="gradbook")
-    return root, honest_before, report
+    return root, honest_before, report, outside
 
 
 def _scores(root: Path, student: str) -> dict[str, tuple[float, float, bool]]:
@@ -265,27 +310,27 @@ def _scores(root: Path, student: str) -> dict[str, tuple[float, float, bool]]:
 
 
 def test_the_honest_solution_gets_full_marks_and_is_not_flagged(graded):
-    root, _, report = graded
+    root, _, report, _ = graded
     scores = _scores(root, "honest")
     assert scores == {a: (4.0, 4.0, False) for a in NOTEBOOKS}, scores
     assert "/ honest /" not in report
 
 
 def test_a_blank_submission_gets_zero(graded):
-    root, _, _ = graded
+    root, _, _, _ = graded
     assert all(score == 0 for score, _, _ in _scores(root, "blank").values())
 
 
 @pytest.mark.parametrize("student", list(ATTACKS))
 def test_every_attack_ends_at_zero(graded, student):
-    root, _, report = graded
+    root, _, report, _ = graded
     assignment = ATTACKS[student][0]
     score, max_score, flagged = _scores(root, student)[assignment]
     assert max_score == 4.0 and score == 0.0, (student, score, flagged)
 
 
 def test_code_tricks_are_flagged_for_a_person(graded):
-    _, _, report = graded
+    _, _, report, _ = graded
     behaviour_only = {"only_apply", "seed_two", "zero_the_data", "lying_answer"}  # wrong, not tampering
     for student in ATTACKS:
         assert (f"/ {student} /" in report) == (student not in behaviour_only), (student, report)
@@ -293,7 +338,7 @@ def test_code_tricks_are_flagged_for_a_person(graded):
 
 
 def test_attackers_leave_the_other_students_untouched(graded):
-    root, (scores, submitted, autograded), _ = graded
+    root, (scores, submitted, autograded), _, _ = graded
     # the honest student was graded again with the attackers (one run grades everyone): same scores,
     # and the submitted files the attackers tried to overwrite are byte for byte the same
     assert _scores(root, "honest") == scores
@@ -307,14 +352,14 @@ def test_attackers_leave_the_other_students_untouched(graded):
 def test_the_sandbox_hid_the_course_and_the_network(graded):
     import nbformat
 
-    root, _, _ = graded
+    root, _, _, _ = graded
     nb = nbformat.read(root / "autograded" / "read_source" / "01_accumulation" / "accumulation.ipynb", as_version=4)
     outputs = json.dumps([c.get("outputs", []) for c in nb.cells])
     assert "FileNotFoundError" in outputs and "BEGIN SOLUTION" not in outputs
 
 
 def test_feedback_shows_results_not_hidden_tests(graded):
-    root, _, _ = graded
+    root, _, _, _ = graded
     env = {
         **os.environ,
         "HOME": str(root.parent / "home"),
@@ -337,3 +382,66 @@ def test_without_bubblewrap_it_refuses_unless_told_unsafe(tmp_path):
     assert done.returncode == 2
     assert "refusing to grade without a sandbox: bubblewrap is not installed" in done.stderr
     assert "--unsafe" in done.stderr and not (tmp_path / "autograded").exists()
+
+
+@pytest.mark.parametrize("student", list(REFUSED))
+def test_special_files_are_refused_and_touch_nothing(graded, student):
+    root, (scores, _, _), report, outside = graded
+    assert f"01_accumulation / {student} / (submission): needs manual grade" in report, report
+    assert _scores(root, student).get("01_accumulation", (0.0,))[0] == 0.0
+    assert _scores(root, "honest") == scores  # the gradebook itself was not overwritten
+    assert outside.read_text() == "private" and outside.stat().st_mode & 0o777 == 0o600
+    assert not (root / "autograded" / student).exists()
+
+
+def test_a_cell_that_never_ends_costs_only_its_own_points(graded):
+    root, _, _, _ = graded
+    assert _scores(root, "loop_once")["01_accumulation"][:2] == (3.0, 4.0)
+
+
+def test_the_kernel_sees_none_of_the_graders_environment(graded):
+    root, _, _, _ = graded
+    text = (root / "autograded" / "leak_env" / "01_accumulation" / "accumulation.ipynb").read_text()
+    assert "PYTHONSAFEPATH" in text and SECRET not in text  # it printed its environment: the allow-list
+
+
+def test_report_escapes_control_characters(tmp_path):
+    from gradbook.grading.cli import TAMPER_FILE, report
+
+    (tmp_path / TAMPER_FILE).write_text(json.dumps({"a": {"s\x1b[2J": {"n.ipynb": ["line \x1b[8m hidden"]}}}))
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        report(tmp_path, None)
+    assert "\x1b" not in out.getvalue() and "\\x1b[8m" in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "form",
+    ["### BEGIN HIDDEN TESTS", "#BEGIN HIDDEN TESTS", "  # BEGIN HIDDEN TESTS ##", "x = 1  # BEGIN HIDDEN TESTS"],
+)
+def test_feedback_hides_every_delimiter_form_nbgrader_accepts(form):
+    from gradbook.grading.feedback import hide_hidden_tests
+
+    shown = hide_hidden_tests(f"check(a)\n{form}\nassert a == 12\n# END HIDDEN TESTS\nafter()")
+    assert "12" not in shown and shown.endswith("after()") and "hidden tests ran here" in shown
+
+
+def test_the_judge_reads_only_plain_data():
+    from gradbook.grading.judge import judge, read_probe, split
+    from gradbook.grading.probe import MARK
+
+    visible, probe, judge_source = split("check(a)\n### BEGIN HIDDEN TESTS\nprobe = {'a': a}\n### JUDGE\n"
+                                         "assert probe['a'] == 12\n### END HIDDEN TESTS")  # fmt: skip
+    assert (visible, probe) == ("check(a)", "probe = {'a': a}")
+    ok = {"ok": True, "values": {"dict": {"a": 12}}}
+    assert judge(judge_source, ok) is None
+    assert judge(judge_source, {"ok": True, "values": {"dict": {"a": 11}}})[0] == "AssertionError"
+    pickled = {"ok": True, "values": {"dict": {"a": {"__reduce__": "os.system"}}}}
+    assert "could not be read" in judge(judge_source, pickled)[1]
+    assert judge(None, ok)[0] == "UngradedTestError"  # no judge part: never points by default
+    line = {"output_type": "stream", "name": "stdout", "text": "noise\n" + MARK + json.dumps(ok) + "\n"}
+    assert read_probe([line]) == ok
+    assert read_probe([{"output_type": "stream", "name": "stdout", "text": "12"}])["ok"] is False

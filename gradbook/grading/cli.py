@@ -67,9 +67,11 @@ def _read(path: Path):
     return nbformat.read(path, as_version=4)
 
 
-def scan_assignment(course: Path, assignment: str, student: str | None = None) -> dict[str, dict[str, list[str]]]:
+def scan_assignment(
+    course: Path, assignment: str, student: str | None = None, release: Path | None = None
+) -> dict[str, dict[str, list[str]]]:
     """``{student: {notebook: [finding, ...]}}`` for the assignment's submissions (flagged ones only)."""
-    release = course / "release" / assignment
+    release = release or course / "release" / assignment
     flagged: dict[str, dict[str, list[str]]] = {}
     for name in _students(course, assignment, student):
         folder = course / "submitted" / name / assignment
@@ -84,11 +86,13 @@ def scan_assignment(course: Path, assignment: str, student: str | None = None) -
     return flagged
 
 
-def _save_findings(course: Path, assignment: str, flagged: dict, students: list[str] | None) -> None:
+def _save_findings(
+    course: Path, assignment: str, flagged: dict, students: list[str] | None, merge: bool = False
+) -> None:
     path = course / TAMPER_FILE
     data = json.loads(path.read_text()) if path.exists() else {}
     previous = data.get(assignment, {})
-    for name in students if students is not None else list(previous):
+    for name in students if students is not None else ([] if merge else list(previous)):
         previous.pop(name, None)  # rescanned: the old findings go
     previous.update(flagged)
     data[assignment] = previous
@@ -99,7 +103,13 @@ def _kernel_spec(folder: Path) -> None:
     spec = folder / "kernels" / KERNEL
     spec.mkdir(parents=True)
     argv = [sys.executable, "-m", "gradbook.grading.sandbox", "{connection_file}"]
-    spec_json = {"argv": argv, "display_name": "gradbook (sandboxed)", "language": "python"}
+    # interrupts go over the control channel: a signal to bwrap would not reach the kernel
+    spec_json = {
+        "argv": argv,
+        "display_name": "gradbook (sandboxed)",
+        "language": "python",
+        "interrupt_mode": "message",
+    }
     (spec / "kernel.json").write_text(json.dumps(spec_json))
 
 
@@ -140,23 +150,116 @@ def _students(course: Path, assignment: str, student: str | None) -> list[str]:
     return sorted(p.name for p in submitted.iterdir() if (p / assignment).is_dir()) if submitted.exists() else []
 
 
-def autograde(course: Path, assignment: str, student: str | None, unsafe: bool, extra: list[str]) -> int:
-    """Scan, then grade each student's submission in its own nbgrader run (a notebook nbgrader
-    cannot grade does not stop the others); 1 if any could not be graded."""
+MAX_NOTEBOOK_BYTES = 5 * 2**20
+SKIPPED = {".ipynb_checkpoints"}  # Jupyter's own folder, which students submit without meaning to
+
+
+def intake(course: Path, student: str, assignment: str, dest: Path) -> str | None:
+    """Copy one submission into ``dest`` (the grader's own folder): regular files only, each the
+    assignment's notebook (or nbgrader's ``timestamp.txt``), under the size cap, opened without
+    following links. The reason it is refused, or None. Nothing in the submission is changed."""
+    import stat
+
+    wanted = {p.name for p in (course / "source" / assignment).glob("*.ipynb")} | {"timestamp.txt"}
+    folder = course / "submitted" / student / assignment
+    for path in (course / "submitted", course / "submitted" / student, folder):
+        info = os.lstat(path) if os.path.lexists(path) else None
+        if info is None or not stat.S_ISDIR(info.st_mode):
+            return f"{path.relative_to(course)} is not a folder (a link or a file)"
+    dest.mkdir(parents=True)
+    with os.scandir(folder) as entries:
+        names = sorted((e.name, e.stat(follow_symlinks=False)) for e in entries)
+    for name, info in names:
+        if name in SKIPPED and stat.S_ISDIR(info.st_mode):
+            continue
+        where = f"submitted/{student}/{assignment}/{_plain(name)}"
+        if stat.S_ISLNK(info.st_mode):
+            return f"{where} is a symbolic link"
+        if not stat.S_ISREG(info.st_mode):
+            return f"{where} is not a regular file"
+        if name not in wanted:
+            return f"{where} is not one of the assignment's notebooks"
+        if info.st_nlink != 1:
+            return f"{where} is a hard link ({info.st_nlink} names)"
+        limit = 100 if name == "timestamp.txt" else MAX_NOTEBOOK_BYTES
+        if info.st_size > limit:
+            return f"{where} is {info.st_size} bytes, over the limit of {limit}"
+        fd = os.open(folder / name, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+        try:
+            again = os.fstat(fd)
+            if (again.st_ino, again.st_dev) != (info.st_ino, info.st_dev) or not stat.S_ISREG(again.st_mode):
+                return f"{where} changed while it was read"
+            data = os.read(fd, limit + 1)
+        finally:
+            os.close(fd)
+        if len(data) > limit:
+            return f"{where} is over the limit of {limit} bytes"
+        (dest / name).write_bytes(data)
+    return None
+
+
+def _plain(text: str) -> str:
+    """``text`` with control characters escaped, for a terminal."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
+STAGE_CONFIG = """\
+# written by gradbook-grade: the course's configuration, with this private folder as its root and
+# nbgrader's execution step replaced by gradbook's (the judging runs outside the student's kernel)
+load_subconfig({config!r})
+from nbconvert.preprocessors import ClearMetadataPreprocessor
+from nbgrader.preprocessors import AssignLatePenalties, CheckCellMetadata, IgnorePattern, LimitOutput, SaveAutoGrades
+from gradbook.grading.judge import JudgeOutside
+c = get_config()
+c.CourseDirectory.root = {root!r}
+c.CourseDirectory.db_url = {db!r}
+c.Autograde.autograde_preprocessors = [
+    JudgeOutside, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades, AssignLatePenalties,
+    CheckCellMetadata,
+]
+"""
+
+
+def _place(stage: Path, course: Path, student: str, assignment: str) -> None:
+    """Move nbgrader's output from the private folder into the course's ``autograded/``, never
+    through a link that may be there."""
+    made = stage / "autograded" / student / assignment
+    target = course / "autograded" / student / assignment
+    for path in (course / "autograded", course / "autograded" / student):
+        if os.path.islink(path) or (os.path.lexists(path) and not path.is_dir()):
+            os.unlink(path)
+        path.mkdir(exist_ok=True)
+    if os.path.islink(target) or (os.path.lexists(target) and not target.is_dir()):
+        os.unlink(target)
+    elif target.exists():
+        shutil.rmtree(target)  # does not follow links inside
+    if made.is_dir():
+        shutil.copytree(made, target, symlinks=True)
+
+
+def _refuse(course: Path, assignment: str, student: str, reason: str) -> None:
+    """A submission that was not graded: in the gradebook every grade 0 and needs manual grade
+    (when nbgrader knows the submission), and the reason in the report."""
+    _save_findings(course, assignment, {student: {"(submission)": [f"not graded: {reason}"]}}, None, merge=True)
+    _mark_flagged(course, assignment, {student: {}})
+
+
+def autograde(
+    course: Path, assignment: str, student: str | None, unsafe: bool, extra: list[str], total: int = 900
+) -> int:
+    """Copy each submission into a private folder, scan it, then grade it in its own nbgrader run
+    (a notebook nbgrader cannot grade does not stop the others); 1 if any could not be graded."""
     problem = bwrap_problem()
     if problem and not unsafe:
         print(f"gradbook-grade: refusing to grade without a sandbox: {problem}.", file=sys.stderr)
         print("  Pass --unsafe to grade anyway (student code then runs with your rights).", file=sys.stderr)
         return 2
-    flagged = scan_assignment(course, assignment, student)
-    _save_findings(course, assignment, flagged, [student] if student else None)
-    for name, notebooks in flagged.items():
-        for notebook, findings in notebooks.items():
-            print(f"flagged: {name}/{assignment}/{notebook}: {len(findings)} finding(s); see gradbook-grade report")
+    students = _students(course, assignment, student)
     env = dict(os.environ)
-    failed = []
+    failed, flagged_all = [], {}
     with tempfile.TemporaryDirectory(prefix="gradbook-grade-") as run:
         run_dir = Path(run)
+        os.chmod(run_dir, 0o700)
         sandbox: list[str] = []
         if not problem:
             _kernel_spec(run_dir)
@@ -169,15 +272,40 @@ def autograde(course: Path, assignment: str, student: str | None, unsafe: bool, 
             ]
         else:
             print(f"gradbook-grade: --unsafe: grading WITHOUT a sandbox ({problem})", file=sys.stderr)
-        for name in _students(course, assignment, student):
+        for name in students:
+            stage = run_dir / "stage" / name
+            reason = intake(course, name, assignment, stage / "submitted" / name / assignment)
+            if reason is not None:
+                failed.append(name)
+                print(f"not graded: {_plain(name)}/{assignment}: {reason}")
+                _refuse(course, assignment, name, reason)
+                continue
+            (stage / "source").symlink_to(course / "source")
+            config = STAGE_CONFIG.format(config=str(course / "nbgrader_config.py"), root=str(stage), db=_db_url(course))
+            (stage / "nbgrader_config.py").write_text(config)
+            flagged = scan_assignment(stage, assignment, name, release=course / "release" / assignment)
+            _save_findings(course, assignment, flagged, [name])
+            flagged_all.update(flagged)
+            for notebook, findings in flagged.get(name, {}).items():
+                print(
+                    f"flagged: {_plain(name)}/{assignment}/{notebook}: {len(findings)} finding(s);"
+                    " see gradbook-grade report"
+                )
             args = [sys.executable, "-m", "nbgrader", "autograde", assignment, "--student", name, *extra, *sandbox]
-            done = subprocess.run(args, cwd=course, env=env, capture_output=True, text=True)
-            sys.stderr.write(done.stderr)
+            try:
+                done = subprocess.run(args, cwd=stage, env=env, capture_output=True, text=True, timeout=total + 120)
+            except subprocess.TimeoutExpired:
+                failed.append(name)
+                print(f"not graded: {_plain(name)}/{assignment}: grading took longer than {total + 120} s")
+                _refuse(course, assignment, name, f"grading took longer than {total + 120} s")
+                continue
+            sys.stderr.write(done.stderr[-20000:])
+            _place(stage, course, name, assignment)
             if done.returncode != 0:
                 failed.append(name)
-                print(f"not graded: {name}/{assignment}: nbgrader could not grade it (its log is above)")
-    if flagged:
-        _mark_flagged(course, assignment, flagged)
+                print(f"not graded: {_plain(name)}/{assignment}: nbgrader could not grade it (its log is above)")
+    if flagged_all:
+        _mark_flagged(course, assignment, flagged_all)
     return 1 if failed else 0
 
 
@@ -189,9 +317,9 @@ def report(course: Path, assignment: str | None) -> int:
         for student, notebooks in sorted(data.get(name, {}).items()):
             for notebook, findings in sorted(notebooks.items()):
                 shown += 1
-                print(f"{name} / {student} / {notebook}: needs manual grade ({len(findings)} finding(s))")
+                print(_plain(f"{name} / {student} / {notebook}: needs manual grade ({len(findings)} finding(s))"))
                 for finding in findings:
-                    print(f"    {finding}")
+                    print(f"    {_plain(finding)}")
     if not shown:
         print("no flagged submissions" + (f" for {assignment}" if assignment else ""))
     return 0

@@ -14,7 +14,7 @@ from typing import Any
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
-BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
+BEGIN, END = "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"  # matched anywhere in a line, as nbgrader does
 HIDDEN_NOTE = "# (hidden tests ran here; their result is below)"
 
 
@@ -27,10 +27,11 @@ def hide_hidden_tests(source: str) -> str:
     """
     out, hidden = [], False
     for line in source.split("\n"):
-        if line.strip() == BEGIN:
+        if BEGIN in line:
+            if not hidden:
+                out.append(line[: len(line) - len(line.lstrip())] + HIDDEN_NOTE)
             hidden = True
-            out.append(line[: len(line) - len(line.lstrip())] + HIDDEN_NOTE)
-        elif line.strip() == END:
+        elif END in line:
             hidden = False
         elif not hidden:
             out.append(line)

@@ -1,22 +1,26 @@
 """Start one grading kernel inside a bubblewrap sandbox (Debian's ``bwrap``).
 
 ``gradbook-grade autograde`` registers a kernel spec whose command is this module. nbgrader (through
-nbclient) starts it in the folder of the one notebook it grades, with a connection file that uses
-IPC sockets (``transport = "ipc"``), and this module replaces itself with::
+nbclient) starts it with a connection file that uses IPC sockets (``transport = "ipc"``), and this
+module sets its limits (memory, file size, processes) and replaces itself with::
 
-    bwrap  <the Python environment, read-only>  <that notebook's folder, writable>
-           <the sockets' folder>  --unshare-all (no network, no other processes)
+    bwrap  --clearenv <an allow-list of variables>  <a size-capped /tmp in memory, its folder>
+           <the Python environment, read-only>  <the sockets' folder>
+           --unshare-all (no network, no other processes)
            python -m ipykernel_launcher -f <connection file>
 
 Nothing else of the machine is in the sandbox: not the course (its ``gradebook.db``, ``source/``,
-``release/``, the other submissions), not the home folder, not ``/tmp``. So a submission can
-neither read the hidden tests from disk nor touch another student's grade, and it has no network.
+``release/``, the submissions, not even the notebook being graded: the kernel gets its cells from
+nbgrader), not the home folder, not the host's ``/tmp``, none of the grader's environment. So a
+submission can neither read the hidden tests' judges from disk nor touch another student's grade,
+and it has no network.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import resource
 import site
 import sys
 import sysconfig
@@ -24,6 +28,10 @@ from pathlib import Path
 
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 LIB = "/run/gradbook-sandbox/lib"  # where gradbook itself is mounted inside, on PYTHONPATH
+TMP_BYTES = 256 * 2**20  # the scratch /tmp, in memory
+MEMORY_BYTES = 3 * 2**30  # address space of the kernel and what it starts
+FILE_BYTES = 64 * 2**20  # the largest file it can write (the sockets' folder is on disk)
+PROCESSES = 64  # counted per user: holds for a grader that is not root (root is exempt)
 
 
 def python_dirs() -> list[str]:
@@ -52,7 +60,10 @@ def command(connection_file: str, workdir: str, python: str = sys.executable) ->
             "--KernelManager.transport=ipc --KernelManager.ip=/an/absolute/folder/kernel (gradbook-grade does)"
         )
     sockets = os.path.dirname(info["ip"])
-    args = ["bwrap", "--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL"]
+    args = ["bwrap", "--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL", "--clearenv"]
+    # the scratch file systems first, so that a Python environment or a socket folder that lives
+    # under /tmp is mounted over them, not hidden by them
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--tmpfs", "/run"]
     for path in SYSTEM:
         if Path(path).is_symlink():
             args += ["--symlink", os.readlink(path), path]
@@ -61,26 +72,58 @@ def command(connection_file: str, workdir: str, python: str = sys.executable) ->
     for path in python_dirs():
         if not any(path == s or path.startswith(s + os.sep) for s in SYSTEM):
             args += ["--ro-bind", path, path]
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/run"]
     args += ["--ro-bind", package, f"{LIB}/gradbook"]
     args += ["--ro-bind", connection_file, connection_file, "--bind", sockets, sockets]
-    args += ["--bind", workdir, workdir, "--chdir", workdir]
+    # the kernel's folder is the scratch /tmp (size-capped, in memory): nothing of the submission
+    # or the course, so nothing there can shadow an installed module, and nothing is read back
     home = "/tmp/home"
-    args += ["--dir", home, "--setenv", "HOME", home, "--setenv", "PYTHONPATH", LIB]
-    args += ["--setenv", "IPYTHONDIR", f"{home}/.ipython", "--setenv", "MPLCONFIGDIR", f"{home}/.matplotlib"]
-    args += ["--setenv", "JUPYTER_RUNTIME_DIR", sockets, "--unsetenv", "JUPYTER_PATH"]
-    # in its own PID namespace the kernel's parent is bwrap's init (pid 1): without this, ipykernel
-    # would take that for a dead parent and quit; --die-with-parent stops it when nbgrader does
-    args += ["--unsetenv", "JPY_PARENT_PID"]
+    args += ["--dir", home, "--dir", f"{home}/work", "--chdir", f"{home}/work"]
+    for name, value in environment(home, sockets).items():
+        args += ["--setenv", name, value]
     args += [python, "-m", "ipykernel_launcher", "-f", connection_file]
     return args
+
+
+def environment(home: str, sockets: str) -> dict[str, str]:
+    """The kernel's whole environment: an allow-list, nothing else of the grader's."""
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": home,
+        "LANG": "C.UTF-8",
+        "PYTHONPATH": LIB,
+        "PYTHONNOUSERSITE": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONSAFEPATH": "1",  # Python 3.11+: the working folder is not put on sys.path
+        "IPYTHONDIR": f"{home}/.ipython",
+        "MPLCONFIGDIR": f"{home}/.matplotlib",
+        "MPLBACKEND": "Agg",
+        "JUPYTER_RUNTIME_DIR": sockets,
+        "JUPYTER_PLATFORM_DIRS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+    }
+    for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):  # needed on some processors (old OpenBLAS)
+        if name in os.environ:
+            env[name] = os.environ[name]
+    return env
+
+
+def limit() -> None:
+    """This process's limits, which the kernel inherits: memory, file size, processes."""
+    for name, value in (("RLIMIT_AS", MEMORY_BYTES), ("RLIMIT_FSIZE", FILE_BYTES), ("RLIMIT_NPROC", PROCESSES)):
+        kind = getattr(resource, name)
+        soft, hard = resource.getrlimit(kind)
+        value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+        resource.setrlimit(kind, (value, value))
 
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1:
         raise SystemExit("usage: python -m gradbook.grading.sandbox CONNECTION_FILE")
-    os.execvp("bwrap", command(argv[0], os.getcwd()))
+    args = command(argv[0], os.getcwd())
+    limit()
+    os.execvp("bwrap", args)
 
 
 if __name__ == "__main__":
