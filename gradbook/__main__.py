@@ -9,8 +9,10 @@ The wheel ships the ten lessons in English and Chinese (``gradbook/lessons``, th
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
+import tempfile
 from importlib import resources
 from pathlib import Path
 
@@ -26,21 +28,81 @@ def lesson_files(root: Path) -> list[Path]:
     return found
 
 
+def _refusal(target: Path, files: list[Path], force: bool) -> str | None:
+    """Why the lessons cannot go into ``target``, or None: nothing is ever written through a link."""
+    for folder in [target, *[target / p for p in sorted({f.parent for f in files} - {Path(".")})]]:
+        if folder.is_symlink():
+            return (
+                f"{folder} is a symbolic link; gradbook writes only into real folders: remove it or choose another DIR"
+            )
+        if folder.exists() and not folder.is_dir():
+            return f"{folder} is a file, not a folder; choose another DIR"
+    clashes = [target / f for f in files if os.path.lexists(target / f)]
+    for path in clashes:
+        if path.is_symlink():
+            return f"{path} is a symbolic link; gradbook never writes through one: remove it, or choose another DIR"
+        if not path.is_file():
+            return f"{path} is in the way (not a regular file); remove it or choose another DIR"
+    if clashes and not force:
+        return (
+            f"{clashes[0]} already exists ({len(clashes)} lesson files would be overwritten); "
+            "copy into another directory, or pass --force to overwrite them"
+        )
+    return None
+
+
 def copy_lessons(target: Path, force: bool = False) -> list[Path]:
-    """Copy every lesson into ``target``; an existing lesson file is kept unless ``force``."""
+    """Copy every lesson into ``target``, all or nothing: the files are copied into a temporary
+    folder there first, then moved into place; an existing lesson file is kept unless ``force``.
+    Raises SystemExit with one line when it cannot (nothing is changed then)."""
     with resources.as_file(resources.files("gradbook") / "lessons") as root:
         files = lesson_files(Path(root))
         if not files:
             raise SystemExit("gradbook: this installation has no lessons (gradbook/lessons is empty)")
-        clashes = [f for f in files if (target / f).exists()]
-        if clashes and not force:
-            raise SystemExit(
-                f"gradbook: {target / clashes[0]} already exists ({len(clashes)} lesson files would be "
-                "overwritten); copy into another directory, or pass --force to overwrite them"
-            )
-        for f in files:
-            (target / f).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(Path(root) / f, target / f)
+        problem = _refusal(target, files, force)
+        if problem:
+            raise SystemExit(f"gradbook: {problem}")
+        made = not target.exists()
+        moved: list[tuple[Path, Path | None]] = []
+        folders: list[Path] = []  # made here (zh/): removed again on failure
+        stage = None
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+            stage = Path(tempfile.mkdtemp(prefix=".gradbook-lessons-", dir=target))
+            for f in files:
+                (stage / "new" / f).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(Path(root) / f, stage / "new" / f)
+            for f in files:
+                dest = target / f
+                if not dest.parent.exists():
+                    dest.parent.mkdir()
+                    folders.append(dest.parent)
+                backup = None
+                if os.path.lexists(dest):  # kept until every file is in place, to put back on failure
+                    backup = stage / "old" / f
+                    backup.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(dest, backup)
+                moved.append((dest, backup))
+                os.replace(stage / "new" / f, dest)  # a rename: never follows a link at dest
+        except OSError as err:
+            for dest, backup in reversed(moved):
+                if backup is not None and backup.exists():
+                    os.replace(backup, dest)
+                elif dest.exists():
+                    dest.unlink()
+            for folder in reversed(folders):
+                shutil.rmtree(folder, ignore_errors=True)
+            if stage is not None:
+                shutil.rmtree(stage, ignore_errors=True)
+                stage = None
+            if made:
+                shutil.rmtree(target, ignore_errors=True)
+            reason = err.strerror or str(err)
+            message = f"gradbook: cannot write the lessons into {target}: {reason}; nothing was changed"
+            raise SystemExit(message) from None
+        finally:
+            if stage is not None:
+                shutil.rmtree(stage, ignore_errors=True)
     return files
 
 

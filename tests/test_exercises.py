@@ -1,6 +1,11 @@
 """gradbook.exercises: right answers pass with one line, everything else fails kindly."""
 
+import contextlib
+import importlib
 import importlib.util
+import inspect
+import io
+import pydoc
 import subprocess
 import sys
 from pathlib import Path
@@ -1002,3 +1007,59 @@ def test_the_attack_table():
     print(f"{total} cases, {len(bad)} ended otherwise")
     assert not bad, bad
     assert total > 200
+
+
+# ---------------------------------------------------------------- no answer ships with the package
+def _package_values() -> list[tuple[str, object]]:
+    """Every attribute of the exercise modules (private ones too), and what each one that can be
+    called without arguments returns: what `from gradbook.exercises.lessonNN import ...` can reach."""
+    modules = [importlib.import_module(f"gradbook.exercises.lesson{n:02d}") for n in range(1, 11)]
+    modules.append(importlib.import_module("gradbook.exercises._checking"))
+    found = []
+    for module in modules:
+        for name, value in vars(module).items():
+            if name.startswith("__") or inspect.ismodule(value):
+                continue
+            found.append((f"{module.__name__}.{name}", value))
+            if not callable(value) or inspect.isclass(value):
+                continue
+            try:
+                parameters = inspect.signature(value).parameters.values()
+            except (TypeError, ValueError):
+                continue
+            if all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
+                try:
+                    with contextlib.redirect_stdout(io.StringIO()):
+                        found.append((f"{module.__name__}.{name}()", value()))
+                except Exception:
+                    pass
+    return found
+
+
+def test_nothing_importable_from_the_package_passes_a_check():
+    """Item 8 of issue 25: no reference solution or worked answer is importable. Each module
+    attribute, and each zero-argument function's result, is handed to every check as the answer."""
+    from gradbook.exercises import exercises as all_exercises
+
+    checks = [e for lesson in range(1, 11) for e in all_exercises(lesson)]
+    values = _package_values()
+    assert len(values) > 200 and len(checks) == 23
+    passing = []
+    for name, value in values:
+        for exercise in checks:
+            try:
+                with contextlib.redirect_stdout(io.StringIO()):
+                    exercise.check(value)
+            except BaseException:
+                continue
+            passing.append((name, exercise.name))
+    assert passing == []
+
+
+def test_help_of_graph_chain_does_not_show_the_answer():
+    from gradbook.exercises import lesson04
+
+    answer = repr(["AccumulateGrad", *lesson04.CHAIN])
+    shown = pydoc.render_doc(lesson04.graph_chain, renderer=pydoc.plaintext)
+    assert "graph_chain(" in shown and answer not in shown
+    assert answer == "['AccumulateGrad', 'ExpBackward0', 'MulBackward0', 'SumBackward0']"

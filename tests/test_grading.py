@@ -66,6 +66,10 @@ FLAGGED = {
     "del np.allclose": "deletes",
     "def f():\n    global three_calls\n    three_calls = 12": "declares global",
     "def (:": "not valid Python",
+    "from gradbook.exercises.lesson01 import _descend": "imports the private name _descend",
+    "from gradbook.exercises import lesson05\nlesson05._hidden_functions()": "private name _hidden_functions",
+    "import gradbook as torch\ntorch.exercises.lesson07._descent()": "private name _descent",
+    "import gradbook.exercises.lesson01 as L\nL._hidden_problem()": "private name _hidden_problem",
 }
 
 
@@ -163,6 +167,31 @@ ATTACKS = {  # student: (assignment, {answer grade_id: code}); every other answe
 
 
 SECRET = "hub-token-4f1c9e"
+LIMITS = """\
+import os, threading, time
+n = 0
+try:
+    for _ in range(300):
+        threading.Thread(target=time.sleep, args=(20,), daemon=True).start()
+        n += 1
+except RuntimeError:
+    pass
+print('THREADS', n)
+try:
+    block = bytearray(4 * 2**30)
+    print('MEMORY got 4 GiB')
+except MemoryError:
+    print('MEMORY refused')
+try:
+    with open('/tmp/big', 'wb') as file:
+        for _ in range(200):
+            file.write(b'x' * 2**20)
+    print('FILE wrote 200 MiB')
+except OSError:
+    print('FILE stopped at', os.path.getsize('/tmp/big') // 2**20, 'MiB')
+print('UID', os.getuid())
+three_calls = 4.0
+"""
 LEAK_ENV = "import os\nprint(dict(os.environ))\nprint(open('/proc/self/environ').read())\nthree_calls = 4.0"
 
 
@@ -281,9 +310,10 @@ def graded(tmp_path_factory):
     _answer_cells(nb)[0].source = "while True:\n    pass"
     nbformat.write(nb, loop)
     submit("leak_env", "01_accumulation", {"three_calls_answer": LEAK_ENV})
+    submit("limits", "01_accumulation", {"three_calls_answer": LIMITS})
     may_fail = {"edit_metadata", *REFUSED}
     for assignment in NOTEBOOKS:  # every attacker and the blank one (nbgrader itself refuses one)
-        run("autograde", assignment, "--", "--create", "--force", tool="gradbook", may_fail=may_fail)
+        run("autograde", assignment, "--jobs", "2", "--", "--create", "--force", tool="gradbook", may_fail=may_fail)
     for assignment in NOTEBOOKS:  # graded after the attackers: a wrong answer still gets nothing
         submit(
             "wrong_after",
@@ -316,9 +346,34 @@ def test_the_honest_solution_gets_full_marks_and_is_not_flagged(graded):
     assert "/ honest /" not in report
 
 
-def test_a_blank_submission_gets_zero(graded):
-    root, _, _, _ = graded
-    assert all(score == 0 for score, _, _ in _scores(root, "blank").values())
+def test_a_blank_submission_gets_zero_and_is_not_flagged(graded):
+    root, _, report, _ = graded
+    scores = _scores(root, "blank")
+    assert set(scores) == set(NOTEBOOKS) and all(s == 0 and not flagged for s, _, flagged in scores.values()), scores
+    assert "/ blank /" not in report
+
+
+def test_the_scan_finds_nothing_in_any_released_notebook(graded):
+    """Issue 25 item 8: starter code never trips the scan (08's answer cell says Value.__mul__ = mul)."""
+    import nbformat
+
+    root = graded[0]
+    for assignment, name in NOTEBOOKS.items():
+        release = nbformat.read(root / "release" / assignment / f"{name}.ipynb", as_version=4)
+        assert scan_notebook(release, release) == [], assignment
+
+
+def test_the_scan_flags_starter_code_used_elsewhere():
+    import nbformat
+
+    cell = nbformat.v4.new_code_cell("x = 1\nabs = print", metadata={"nbgrader": {
+        "grade": False, "solution": True, "locked": False, "grade_id": "a", "points": 0}})  # fmt: skip
+    release = nbformat.v4.new_notebook(cells=[cell])
+    student = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("abs = print\nsum = len", metadata=cell.metadata)]
+    )
+    assert [f.line for f in scan_notebook(release, release)] == []
+    assert [f.reason for f in scan_notebook(student, release)] == ["binds the builtin sum"]
 
 
 @pytest.mark.parametrize("student", list(ATTACKS))
@@ -403,6 +458,23 @@ def test_the_kernel_sees_none_of_the_graders_environment(graded):
     root, _, _, _ = graded
     text = (root / "autograded" / "leak_env" / "01_accumulation" / "accumulation.ipynb").read_text()
     assert "PYTHONSAFEPATH" in text and SECRET not in text  # it printed its environment: the allow-list
+
+
+def test_the_kernel_hits_its_limits(graded):
+    """Threads and processes (counted per user: a root grader runs the kernel as another user),
+    memory and file size stop where sandbox.py says; the notebook is still graded."""
+    from gradbook.grading import sandbox
+
+    root = graded[0]
+    text = (root / "autograded" / "limits" / "01_accumulation" / "accumulation.ipynb").read_text()
+    threads = int(re.search(r"THREADS (\d+)", text).group(1))
+    assert 0 < threads < sandbox.PROCESSES, threads
+    assert "MEMORY refused" in text
+    stopped = int(re.search(r"FILE stopped at (\d+) MiB", text).group(1))
+    assert stopped == sandbox.FILE_BYTES // 2**20
+    uid = int(re.search(r"UID (\d+)", text).group(1))
+    assert uid != 0 and (os.geteuid() != 0 or uid >= sandbox.KERNEL_UID)
+    assert _scores(root, "limits")["01_accumulation"] == (0.0, 4.0, True)
 
 
 def test_report_escapes_control_characters(tmp_path):

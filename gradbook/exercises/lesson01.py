@@ -29,7 +29,6 @@ from ._checking import (
     is_stub,
     not_attempted,
     passed,
-    quiet,
     run_program,
 )
 
@@ -42,11 +41,6 @@ x.grad.zero_()
 (x ** 3).backward()
 (5 * x).backward()
 """
-
-
-def _after_three_calls_then_zero() -> float:
-    """Run ``ZEROING_PROGRAM`` with gradbook: the answer is computed, never stored."""
-    return float(run_program(ZEROING_PROGRAM)["x"].grad.item())
 
 
 def check_grad_after_zeroing(answer: Any) -> None:
@@ -66,23 +60,17 @@ def check_grad_after_zeroing(answer: Any) -> None:
     ...
     gradbook.exercises._checking.CheckFailedError: ...
     """
+
     guard()
     value = as_numbers(answer, (), "your prediction of x.grad")
-    if not close(value, np.float64(_after_three_calls_then_zero())):
+    # the answer is computed here by running ZEROING_PROGRAM, never stored nor importable
+    if not close(value, np.float64(run_program(ZEROING_PROGRAM)["x"].grad.item())):
         raise fail(
             "x.grad after the last line: what was left after zero_(), plus what each later backward() added",
             f"{float(value):g}",
             "zero_() sets x.grad to 0 but keeps accumulating afterwards; add up 3x² and 5 at x = 3.",
         )
     passed("Right: zero_() cleared the first three calls, then the next two accumulated again.")
-
-
-def _three_calls() -> float:
-    x = gradbook.tensor(2.0, requires_grad=True)
-    for _ in range(3):
-        y = x * x
-        y.backward()
-    return float(x.grad.item())
 
 
 def check_grad_after_three_calls(answer: Any) -> None:
@@ -100,6 +88,14 @@ def check_grad_after_three_calls(answer: Any) -> None:
     ...
     gradbook.exercises._checking.CheckFailedError: ...
     """
+
+    def _three_calls() -> float:
+        x = gradbook.tensor(2.0, requires_grad=True)
+        for _ in range(3):
+            y = x * x
+            y.backward()
+        return float(x.grad.item())
+
     guard()
     value = as_numbers(answer, (), "your prediction of x.grad")
     single = 2 * 2.0
@@ -118,12 +114,9 @@ def check_grad_after_three_calls(answer: Any) -> None:
     passed("Right: three backward() calls added their gradients together.")
 
 
-def _reference_step(w: gradbook.Tensor, x: gradbook.Tensor, y: gradbook.Tensor, lr: float) -> None:
-    loss = ((x @ w - y) ** 2).mean()
-    loss.backward()
-    with gradbook.no_grad():
-        w -= lr * w.grad
-    w.grad = None
+def _descend(w: np.ndarray, x: np.ndarray, y: np.ndarray, lr: float) -> np.ndarray:
+    """One step by hand, in NumPy: ∂/∂w mean((x @ w - y)²) = (2/n) xᵀ(x @ w - y)."""
+    return w - lr * (2.0 / len(y)) * x.T @ (x @ w - y)
 
 
 def _hidden_problem() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -155,12 +148,11 @@ def check_training_step(step: Any) -> None:
     w0, x_np, y_np = _hidden_problem()
     lr = 0.1
     theirs = gradbook.tensor(w0, requires_grad=True)
-    ours = gradbook.tensor(w0, requires_grad=True)
+    ours = w0.copy()
     for k in range(3):
         # fresh copies each step: the learner's x and y are never the ones the reference reads
         call_student(step, "your training step", theirs, gradbook.tensor(x_np.copy()), gradbook.tensor(y_np.copy()), lr)
-        with quiet():
-            _reference_step(ours, gradbook.tensor(x_np.copy()), gradbook.tensor(y_np.copy()), lr)
+        ours = _descend(ours, x_np, y_np, lr)
         if not isinstance(theirs, gradbook.Tensor) or not theirs.is_leaf or not theirs.requires_grad:
             raise fail(
                 "w to stay a leaf tensor that requires grad",
@@ -168,7 +160,7 @@ def check_training_step(step: Any) -> None:
                 "update w in place (w -= ...) inside `with torch.no_grad():`.",
             )
         got = as_numbers(theirs, (3,), f"w after step {k + 1}")
-        if not close(got, ours.detach().numpy()):
+        if not close(got, ours):
             if k == 0:
                 raise fail(
                     "w to move by -lr times the gradient of the loss after one step",

@@ -26,13 +26,6 @@ _X = (1.0, 2.0, 3.0)
 _V = (1.0, 0.5, -2.0)
 
 
-def _vjp_problem() -> np.ndarray:
-    x = gradbook.tensor(_X, requires_grad=True)
-    y = x**2 + 3 * x
-    y.backward(gradbook.tensor(_V))
-    return x.grad.numpy().astype(np.float64)
-
-
 def check_vjp(answer: Any) -> None:
     """Predict ``x.grad`` after a backward with a vector seed v::
 
@@ -47,6 +40,13 @@ def check_vjp(answer: Any) -> None:
     ...
     gradbook.exercises._checking.CheckFailedError: ...
     """
+
+    def _vjp_problem() -> np.ndarray:
+        x = gradbook.tensor(_X, requires_grad=True)
+        y = x**2 + 3 * x
+        y.backward(gradbook.tensor(_V))
+        return x.grad.numpy().astype(np.float64)
+
     guard()
     value = as_numbers(answer, (3,), "your prediction of x.grad")
     expected = _vjp_problem()

@@ -25,16 +25,6 @@ import gradbook
 from ._checking import Exercise, as_numbers, close, crashed, fail, guard, is_stub, not_attempted, passed, quiet
 
 
-def _retained_program() -> float:
-    x = gradbook.tensor(2.0, requires_grad=True)
-    y = x**3
-    y.backward(retain_graph=True)
-    y.backward(retain_graph=True)
-    z = y * x
-    z.backward()
-    return float(x.grad.item())
-
-
 def check_grad_after_retain(answer: Any) -> None:
     """Predict ``x.grad`` at the end of this program (it runs without errors)::
 
@@ -50,6 +40,16 @@ def check_grad_after_retain(answer: Any) -> None:
     ...
     gradbook.exercises._checking.CheckFailedError: ...
     """
+
+    def _retained_program() -> float:
+        x = gradbook.tensor(2.0, requires_grad=True)
+        y = x**3
+        y.backward(retain_graph=True)
+        y.backward(retain_graph=True)
+        z = y * x
+        z.backward()
+        return float(x.grad.item())
+
     guard()
     value = as_numbers(answer, (), "your prediction of x.grad")
     if not close(value, np.float64(_retained_program())):

@@ -49,8 +49,8 @@ def graph_chain(root: gradbook.Tensor) -> list[str]:
 
     >>> import gradbook as torch
     >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
-    >>> graph_chain((x.exp() * 2).sum())
-    ['AccumulateGrad', 'ExpBackward0', 'MulBackward0', 'SumBackward0']
+    >>> graph_chain((x.sin() * 2).mean())
+    ['AccumulateGrad', 'SinBackward0', 'MulBackward0', 'MeanBackward0']
     """
     names = []
     node = root.grad_fn

@@ -44,10 +44,6 @@ loss.backward()
 """
 
 
-def _bias_grad() -> np.ndarray:
-    return run_program(BIAS_PROGRAM)["b"].grad.numpy().astype(np.float64)
-
-
 def check_bias_grad(answer: Any) -> None:
     """Predict ``b.grad`` (two numbers) after this program::
 
@@ -63,6 +59,10 @@ def check_bias_grad(answer: Any) -> None:
     ...
     gradbook.exercises._checking.CheckFailedError: ...
     """
+
+    def _bias_grad() -> np.ndarray:
+        return run_program(BIAS_PROGRAM)["b"].grad.numpy().astype(np.float64)
+
     guard()
     expected = _bias_grad()
     if not is_stub(answer) and _shape_of(answer) == (5, 2):

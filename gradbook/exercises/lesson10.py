@@ -64,25 +64,6 @@ def check_logcosh_rule(function: Any) -> None:
     check_function_rule(function, LOGCOSH)
 
 
-def _forgetful_verdict() -> bool:
-    """gradcheck's verdict on a Function for x² whose backward returns 2x, not grad_output · 2x."""
-
-    class Forgetful(gradbook.autograd.Function):
-        @staticmethod
-        def forward(ctx: Any, x: gradbook.Tensor) -> gradbook.Tensor:
-            ctx.save_for_backward(x)
-            return x * x
-
-        @staticmethod
-        def backward(ctx: Any, grad_output: gradbook.Tensor) -> gradbook.Tensor:
-            (x,) = ctx.saved_tensors
-            return 2 * x
-
-    x = gradbook.tensor([0.5, -1.0, 2.0], dtype=gradbook.float64, requires_grad=True)
-    with quiet():
-        return bool(gradbook.autograd.gradcheck(Forgetful.apply, (x,), raise_exception=False))
-
-
 def check_gradcheck_verdict(answer: Any) -> None:
     """Predict what ``gradcheck(..., raise_exception=False)`` returns for a Function whose backward
     forgot to multiply by ``grad_output`` (it returns f'(x) alone), on a vector input of 3
@@ -93,6 +74,25 @@ def check_gradcheck_verdict(answer: Any) -> None:
     ...
     gradbook.exercises._checking.CheckFailedError: ...
     """
+
+    def _forgetful_verdict() -> bool:
+        """gradcheck's verdict on a Function for x² whose backward returns 2x, not grad_output · 2x."""
+
+        class Forgetful(gradbook.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: gradbook.Tensor) -> gradbook.Tensor:
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx: Any, grad_output: gradbook.Tensor) -> gradbook.Tensor:
+                (x,) = ctx.saved_tensors
+                return 2 * x
+
+        x = gradbook.tensor([0.5, -1.0, 2.0], dtype=gradbook.float64, requires_grad=True)
+        with quiet():
+            return bool(gradbook.autograd.gradcheck(Forgetful.apply, (x,), raise_exception=False))
+
     guard()
     if is_stub(answer):
         raise not_attempted("your prediction")

@@ -18,8 +18,10 @@ it with the lines that were flagged, for a person to look at in formgrader.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
@@ -140,7 +142,10 @@ def _db_url(course: Path) -> str:
         url = config.CourseDirectory.get("db_url")
     except Exception:
         url = None
-    return url if isinstance(url, str) and url else f"sqlite:///{course / 'gradebook.db'}"
+    url = url if isinstance(url, str) and url else f"sqlite:///{course / 'gradebook.db'}"
+    if url.startswith("sqlite:") and "?" not in url:
+        url += "?timeout=60"  # parallel nbgrader runs (--jobs) wait for each other's writes
+    return url
 
 
 def _students(course: Path, assignment: str, student: str | None) -> list[str]:
@@ -245,10 +250,17 @@ def _refuse(course: Path, assignment: str, student: str, reason: str) -> None:
 
 
 def autograde(
-    course: Path, assignment: str, student: str | None, unsafe: bool, extra: list[str], total: int = 900
+    course: Path,
+    assignment: str,
+    student: str | None,
+    unsafe: bool,
+    extra: list[str],
+    total: int = 900,
+    jobs: int = 1,
 ) -> int:
     """Copy each submission into a private folder, scan it, then grade it in its own nbgrader run
-    (a notebook nbgrader cannot grade does not stop the others); 1 if any could not be graded."""
+    (a notebook nbgrader cannot grade does not stop the others), ``jobs`` runs at a time, each in
+    its own sandbox; 1 if any could not be graded."""
     problem = bwrap_problem()
     if problem and not unsafe:
         print(f"gradbook-grade: refusing to grade without a sandbox: {problem}.", file=sys.stderr)
@@ -260,18 +272,12 @@ def autograde(
     with tempfile.TemporaryDirectory(prefix="gradbook-grade-") as run:
         run_dir = Path(run)
         os.chmod(run_dir, 0o700)
-        sandbox: list[str] = []
         if not problem:
             _kernel_spec(run_dir)
-            (run_dir / "sockets").mkdir()
             env["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(run_dir), env.get("JUPYTER_PATH")) if p)
-            sandbox = [
-                f"--ExecutePreprocessor.kernel_name={KERNEL}",
-                "--KernelManager.transport=ipc",
-                f"--KernelManager.ip={run_dir / 'sockets' / 'kernel'}",
-            ]
         else:
             print(f"gradbook-grade: --unsafe: grading WITHOUT a sandbox ({problem})", file=sys.stderr)
+        ready = []  # intake and scan, one at a time: only the grading runs in parallel
         for name in students:
             stage = run_dir / "stage" / name
             reason = intake(course, name, assignment, stage / "submitted" / name / assignment)
@@ -291,19 +297,54 @@ def autograde(
                     f"flagged: {_plain(name)}/{assignment}/{notebook}: {len(findings)} finding(s);"
                     " see gradbook-grade report"
                 )
-            args = [sys.executable, "-m", "nbgrader", "autograde", assignment, "--student", name, *extra, *sandbox]
+            ready.append((name, stage))
+        slots: queue.Queue[int] = queue.Queue()
+        for slot in range(max(1, jobs)):
+            slots.put(slot)
+
+        def grade(index: int, stage: Path) -> subprocess.CompletedProcess | None:
+            """One nbgrader run, in a sandbox slot of its own (its user id) and its own sockets'
+            folder, the only host folder its kernel can write: None when it ran out of time."""
+            slot = slots.get()
             try:
-                done = subprocess.run(args, cwd=stage, env=env, capture_output=True, text=True, timeout=total + 120)
-            except subprocess.TimeoutExpired:
-                failed.append(name)
-                print(f"not graded: {_plain(name)}/{assignment}: grading took longer than {total + 120} s")
-                _refuse(course, assignment, name, f"grading took longer than {total + 120} s")
-                continue
-            sys.stderr.write(done.stderr[-20000:])
-            _place(stage, course, name, assignment)
-            if done.returncode != 0:
-                failed.append(name)
-                print(f"not graded: {_plain(name)}/{assignment}: nbgrader could not grade it (its log is above)")
+                args = [sys.executable, "-m", "nbgrader", "autograde", assignment, "--student", stage.name, *extra]
+                if not problem:
+                    sockets = run_dir / "sockets" / str(index)
+                    sockets.mkdir(parents=True)
+                    args += [
+                        f"--ExecutePreprocessor.kernel_name={KERNEL}",
+                        "--KernelManager.transport=ipc",
+                        f"--KernelManager.ip={sockets / 'kernel'}",
+                    ]
+                try:
+                    return subprocess.run(
+                        args,
+                        cwd=stage,
+                        env={**env, "GRADBOOK_SANDBOX_SLOT": str(slot)},
+                        capture_output=True,
+                        text=True,
+                        timeout=total + 120,
+                    )
+                except subprocess.TimeoutExpired:
+                    return None
+            finally:
+                slots.put(slot)
+
+        with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
+            running = {pool.submit(grade, i, stage): (name, stage) for i, (name, stage) in enumerate(ready)}
+            for future in concurrent.futures.as_completed(running):  # what touches the course: here, in turn
+                name, stage = running[future]
+                done = future.result()
+                if done is None:
+                    failed.append(name)
+                    print(f"not graded: {_plain(name)}/{assignment}: grading took longer than {total + 120} s")
+                    _refuse(course, assignment, name, f"grading took longer than {total + 120} s")
+                    continue
+                sys.stderr.write(done.stderr[-20000:])
+                _place(stage, course, name, assignment)
+                if done.returncode != 0:
+                    failed.append(name)
+                    print(f"not graded: {_plain(name)}/{assignment}: nbgrader could not grade it (its log is above)")
     if flagged_all:
         _mark_flagged(course, assignment, flagged_all)
     return 1 if failed else 0
@@ -325,6 +366,12 @@ def report(course: Path, assignment: str | None) -> int:
     return 0
 
 
+def _jobs(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 64, not {text!r}")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gradbook-grade", description=__doc__.split("\n\n")[0])
     parser.add_argument("--course", help="the nbgrader course folder (default: the current folder)")
@@ -333,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("assignment")
     run.add_argument("--student")
     run.add_argument("--unsafe", action="store_true", help="grade even where bubblewrap cannot run")
+    run.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="grade N submissions at a time (default 1)")
     scan = sub.add_parser("scan", help="only scan the submissions, and save the findings")
     scan.add_argument("assignment")
     scan.add_argument("--student")
@@ -343,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
     course = _course(args.course)
     if args.command == "autograde":
-        return autograde(course, args.assignment, args.student, args.unsafe, extra)
+        return autograde(course, args.assignment, args.student, args.unsafe, extra, jobs=args.jobs)
     if args.command == "scan":
         flagged = scan_assignment(course, args.assignment, args.student)
         _save_findings(course, args.assignment, flagged, [args.student] if args.student else None)

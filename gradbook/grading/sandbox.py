@@ -31,7 +31,8 @@ LIB = "/run/gradbook-sandbox/lib"  # where gradbook itself is mounted inside, on
 TMP_BYTES = 256 * 2**20  # the scratch /tmp, in memory
 MEMORY_BYTES = 3 * 2**30  # address space of the kernel and what it starts
 FILE_BYTES = 64 * 2**20  # the largest file it can write (the sockets' folder is on disk)
-PROCESSES = 64  # counted per user: holds for a grader that is not root (root is exempt)
+PROCESSES = 64  # processes and threads, counted per user id
+KERNEL_UID = 2_147_480_000  # a grader that is root runs each kernel as this user id (+ its slot)
 
 
 def python_dirs() -> list[str]:
@@ -46,8 +47,9 @@ def python_dirs() -> list[str]:
     return [p for p in real if not any(p != q and p.startswith(q + os.sep) for q in real)]  # outermost only
 
 
-def command(connection_file: str, workdir: str, python: str = sys.executable) -> list[str]:
-    """The bwrap command line that runs one kernel for the notebook in ``workdir``."""
+def command(connection_file: str, uid: int | None = None, python: str = sys.executable) -> list[str]:
+    """The bwrap command line that runs one kernel; with ``uid`` (a grader that is root), the
+    kernel runs as that user, which owns nothing of the machine but the sockets' folder."""
     import gradbook
 
     package = str(Path(gradbook.__file__).resolve().parent)
@@ -60,28 +62,45 @@ def command(connection_file: str, workdir: str, python: str = sys.executable) ->
             "--KernelManager.transport=ipc --KernelManager.ip=/an/absolute/folder/kernel (gradbook-grade does)"
         )
     sockets = os.path.dirname(info["ip"])
-    args = ["bwrap", "--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL", "--clearenv"]
+    args = ["bwrap", "--die-with-parent", "--new-session", "--clearenv"]
+    if uid is None:  # a grader that is not root: a user namespace, no capabilities
+        args += ["--unshare-all", "--cap-drop", "ALL"]
+    else:  # root: no user namespace, so that the kernel can become a user the process limit holds for
+        args += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
+        args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     # the scratch file systems first, so that a Python environment or a socket folder that lives
     # under /tmp is mounted over them, not hidden by them
-    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--tmpfs", "/run"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/tmp"]
+    args += ["--tmpfs", "/run"]
     for path in SYSTEM:
         if Path(path).is_symlink():
             args += ["--symlink", os.readlink(path), path]
         elif Path(path).exists():
             args += ["--ro-bind", path, path]
-    for path in python_dirs():
-        if not any(path == s or path.startswith(s + os.sep) for s in SYSTEM):
-            args += ["--ro-bind", path, path]
-    args += ["--ro-bind", package, f"{LIB}/gradbook"]
-    args += ["--ro-bind", connection_file, connection_file, "--bind", sockets, sockets]
+    binds = [("--ro-bind", p, p) for p in python_dirs() if not any(p == s or p.startswith(s + os.sep) for s in SYSTEM)]
+    binds += [("--ro-bind", package, f"{LIB}/gradbook"), ("--ro-bind", connection_file, connection_file)]
+    binds += [("--bind", sockets, sockets)]
+    made: set[str] = set()
+    for kind, source, target in binds:
+        # the folders above each mount, readable by the kernel's user (bwrap would make them 0700)
+        for parent in reversed(Path(target).parents):
+            name = str(parent)
+            mounted = name in ("/", "/tmp", "/run") or any(name == s or name.startswith(s + os.sep) for s in SYSTEM)
+            if name not in made and not mounted:
+                made.add(name)
+                args += ["--perms", "0755", "--dir", name]
+        args += [kind, source, target]
     # the kernel's folder is the scratch /tmp (size-capped, in memory): nothing of the submission
     # or the course, so nothing there can shadow an installed module, and nothing is read back
     home = "/tmp/home"
-    args += ["--dir", home, "--dir", f"{home}/work", "--chdir", f"{home}/work"]
+    args += ["--perms", "0777", "--dir", home, "--perms", "0777", "--dir", f"{home}/work", "--chdir", f"{home}/work"]
     for name, value in environment(home, sockets).items():
         args += ["--setenv", name, value]
-    args += [python, "-m", "ipykernel_launcher", "-f", connection_file]
-    return args
+    kernel = [python, "-m", "ipykernel_launcher", "-f", connection_file]
+    if uid is not None:  # drop to that user (all capabilities go with it), then start the kernel
+        become = "import os,sys;os.setgroups([]);os.setgid({0});os.setuid({0});os.execv(sys.argv[1],sys.argv[1:])"
+        kernel = [python, "-S", "-c", become.format(uid), *kernel]
+    return args + kernel
 
 
 def environment(home: str, sockets: str) -> dict[str, str]:
@@ -121,7 +140,15 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1:
         raise SystemExit("usage: python -m gradbook.grading.sandbox CONNECTION_FILE")
-    args = command(argv[0], os.getcwd())
+    uid = None
+    if os.geteuid() == 0:  # root is exempt from the process limit: the kernel runs as another user
+        uid = KERNEL_UID + int(os.environ.get("GRADBOOK_SANDBOX_SLOT", "0"))
+        with open(argv[0], encoding="utf-8") as file:
+            sockets = os.path.dirname(json.load(file).get("ip", ""))
+        for path in (argv[0], sockets):  # the only host paths it may write (the connection file: read)
+            if os.path.isabs(path) and os.path.exists(path):
+                os.chown(path, uid, uid)
+    args = command(argv[0], uid)
     limit()
     os.execvp("bwrap", args)
 

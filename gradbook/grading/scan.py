@@ -11,6 +11,8 @@ It reads each code cell (without running anything) and flags:
   (``np.allclose = ...``, ``torch.Tensor.backward = ...``) or of an object the notebook did not
   create, of any dunder (``__class__``, ``__name__``), or a rebinding of a builtin or of a check
   (``abs = ...``, ``def check_vjp``);
+- **the checks' own code**: a private name (``_three_calls``, ``lesson01._descend``) imported from
+  or read on ``gradbook.exercises``;
 - **introspection**: dunder attributes that reach other objects' code or namespaces
   (``__globals__``, ``__builtins__``, ``__subclasses__``, ``__dict__``, ``__code__``...);
 - **shell and magics**: ``!command``, ``%magic`` and ``%%magic`` lines;
@@ -68,6 +70,19 @@ def _root(node: ast.AST) -> ast.AST:
     return node
 
 
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.endswith("__")
+
+
+def _from_exercises(node: ast.AST, checks: set[str]) -> bool:
+    """Whether an attribute's object is gradbook.exercises or something imported from it."""
+    while isinstance(node, ast.Attribute):
+        if node.attr == "exercises" or node.attr.startswith("lesson"):
+            return True
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in checks
+
+
 class _Visitor(ast.NodeVisitor):
     def __init__(self, cell: int, lines: list[str], imported: set[str], checks: set[str]) -> None:
         self.cell, self.lines, self.imported, self.checks = cell, lines, imported, checks
@@ -86,6 +101,8 @@ class _Visitor(ast.NodeVisitor):
             if top not in ALLOWED_IMPORTS:
                 self.flag(node, f"imports {alias.name}")
             self.imported.add(alias.asname or top)
+            if alias.asname and alias.name.startswith("gradbook.exercises"):
+                self.checks.add(alias.asname)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         top = (node.module or "").split(".")[0]
@@ -96,8 +113,14 @@ class _Visitor(ast.NodeVisitor):
             if alias.name == "*":
                 self.flag(node, f"imports * from {node.module}")
             self.imported.add(name)
-            if alias.name.startswith("check_") or (node.module or "").startswith("gradbook.exercises"):
+            if (
+                alias.name.startswith("check_")
+                or (node.module or "").startswith("gradbook.exercises")
+                or (node.module == "gradbook" and alias.name == "exercises")
+            ):
                 self.checks.add(name)
+            if _private(alias.name) and (node.module or "").startswith("gradbook"):
+                self.flag(node, f"imports the private name {alias.name} from {node.module}")
 
     def visit_Call(self, node: ast.Call) -> None:
         if isinstance(node.func, ast.Name) and node.func.id in CALLS:
@@ -107,6 +130,8 @@ class _Visitor(ast.NodeVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if node.attr in DUNDERS:
             self.flag(node, f"uses {node.attr}")
+        if _private(node.attr) and _from_exercises(node.value, self.checks):
+            self.flag(node, f"uses the private name {node.attr} of gradbook.exercises (the checks' own code)")
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
@@ -304,6 +329,13 @@ def scan_notebook(submitted: Any, released: Any | None = None) -> list[Finding]:
             ours is not None and cell.source == ours.source and not ours["metadata"]["nbgrader"].get("solution")
         )
         cell_found = scan_source(cell.source, i, imported, checks)
+        if ours is not None and not course_code:
+            # starter code the release put in an answer cell is the course's too (08: Value.__mul__ = mul)
+            given = {line.strip() for line in ours.source.split("\n")}
+            lines = cell.source.split("\n")
+            cell_found = [
+                f for f in cell_found if not (0 < f.line <= len(lines) and lines[f.line - 1].strip() in given)
+            ]
         if not course_code:
             found.extend(cell_found)
     for grade_id in sorted(set(released_cells) - seen):
