@@ -439,6 +439,21 @@ def test_without_bubblewrap_it_refuses_unless_told_unsafe(tmp_path):
     assert "--unsafe" in done.stderr and not (tmp_path / "autograded").exists()
 
 
+def test_a_sandbox_that_cannot_start_a_kernel_says_why_in_one_line(tmp_path):
+    """The pre-check runs the real sandbox command (mounts, user, limits) with Python in it: a
+    Python the sandbox cannot reach is one line, before any submission is read."""
+    from gradbook.grading.cli import bwrap_problem
+
+    if bwrap_problem():
+        pytest.skip(f"no sandbox here: {bwrap_problem()}")
+    code = "import sys; sys.executable = sys.argv[1]\nfrom gradbook.grading.sandbox import problem\nprint(problem())"
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "nowhere" / "python3")],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    why = f"bwrap: execvp {tmp_path}/nowhere/python3: No such file or directory"
+    assert done.stdout.strip() == f"a kernel cannot start in the sandbox here: {why}", done
+    assert not list(tmp_path.iterdir())
+
+
 @pytest.mark.parametrize("student", list(REFUSED))
 def test_special_files_are_refused_and_touch_nothing(graded, student):
     root, (scores, _, _), report, outside = graded

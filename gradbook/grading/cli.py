@@ -51,7 +51,9 @@ def bwrap_problem() -> str | None:
         return f"bwrap could not start: {err}"
     if done.returncode != 0:
         return f"bwrap cannot create a sandbox here: {done.stderr.strip() or done.returncode}"
-    return None
+    from .sandbox import problem
+
+    return problem()
 
 
 def _course(path: str | None) -> Path:

@@ -47,7 +47,9 @@ def python_dirs() -> list[str]:
     return [p for p in real if not any(p != q and p.startswith(q + os.sep) for q in real)]  # outermost only
 
 
-def command(connection_file: str, uid: int | None = None, python: str = sys.executable) -> list[str]:
+def command(
+    connection_file: str, uid: int | None = None, python: str = sys.executable, run: list[str] | None = None
+) -> list[str]:
     """The bwrap command line that runs one kernel; with ``uid`` (a grader that is root), the
     kernel runs as that user, which owns nothing of the machine but the sockets' folder."""
     import gradbook
@@ -96,7 +98,7 @@ def command(connection_file: str, uid: int | None = None, python: str = sys.exec
     args += ["--perms", "0777", "--dir", home, "--perms", "0777", "--dir", f"{home}/work", "--chdir", f"{home}/work"]
     for name, value in environment(home, sockets).items():
         args += ["--setenv", name, value]
-    kernel = [python, "-m", "ipykernel_launcher", "-f", connection_file]
+    kernel = [python, *(run or ["-m", "ipykernel_launcher", "-f", connection_file])]
     if uid is not None:  # drop to that user (all capabilities go with it), then start the kernel
         become = "import os,sys;os.setgroups([]);os.setgid({0});os.setuid({0});os.execv(sys.argv[1],sys.argv[1:])"
         kernel = [python, "-S", "-c", become.format(uid), *kernel]
@@ -136,18 +138,56 @@ def limit() -> None:
         resource.setrlimit(kind, (value, value))
 
 
+SELF_TEST = (
+    "import os, ipykernel.kernelapp, numpy, gradbook, gradbook.grading.probe;"
+    "open(os.path.join(os.environ['JUPYTER_RUNTIME_DIR'], 'ok'), 'w').write(str(os.getuid()))"
+)
+
+
+def problem() -> str | None:
+    """Why a kernel could not start in the sandbox here (one line), or None: the real command
+    (mounts, user, limits) runs Python, imports what a kernel imports, and writes its sockets' folder."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="gradbook-sandbox-check-") as tmp:
+        sockets = Path(tmp) / "sockets"
+        sockets.mkdir()
+        connection = Path(tmp) / "kernel.json"
+        connection.write_text(json.dumps({"transport": "ipc", "ip": str(sockets / "kernel")}))
+        uid = _kernel_uid(str(connection), 0)
+        args = command(str(connection), uid, run=["-c", SELF_TEST])
+        try:
+            done = subprocess.run(args, capture_output=True, text=True, timeout=120, preexec_fn=limit)
+        except (OSError, subprocess.SubprocessError) as err:
+            return f"bwrap could not start: {err}"
+        lines = [line for line in (done.stderr or "").strip().splitlines() if line.strip()]
+        if done.returncode != 0 or not (sockets / "ok").exists():
+            why = lines[-1] if lines else f"exit status {done.returncode}"
+            return f"a kernel cannot start in the sandbox here: {why}"
+    return None
+
+
+def _kernel_uid(connection_file: str, slot: int) -> int | None:
+    """The kernel's user id for a grader that is root (None otherwise), which then owns the
+    connection file and the sockets' folder: the only host paths the kernel may write."""
+    if os.geteuid() != 0:
+        return None
+    uid = KERNEL_UID + slot
+    with open(connection_file, encoding="utf-8") as file:
+        sockets = os.path.dirname(json.load(file).get("ip", ""))
+    for path in (connection_file, sockets):
+        if os.path.isabs(path) and os.path.exists(path):
+            os.chown(path, uid, uid)
+    return uid
+
+
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1:
         raise SystemExit("usage: python -m gradbook.grading.sandbox CONNECTION_FILE")
-    uid = None
-    if os.geteuid() == 0:  # root is exempt from the process limit: the kernel runs as another user
-        uid = KERNEL_UID + int(os.environ.get("GRADBOOK_SANDBOX_SLOT", "0"))
-        with open(argv[0], encoding="utf-8") as file:
-            sockets = os.path.dirname(json.load(file).get("ip", ""))
-        for path in (argv[0], sockets):  # the only host paths it may write (the connection file: read)
-            if os.path.isabs(path) and os.path.exists(path):
-                os.chown(path, uid, uid)
+    # root is exempt from the process limit: its kernels run as a user id of their own
+    uid = _kernel_uid(argv[0], int(os.environ.get("GRADBOOK_SANDBOX_SLOT", "0")))
     args = command(argv[0], uid)
     limit()
     os.execvp("bwrap", args)
