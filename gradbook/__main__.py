@@ -16,11 +16,11 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
-LESSON_FILES = ("[0-9][0-9]_*.ipynb", "[0-9][0-9]_*.md", "matplotlibrc")
+LESSON_FILES = ("[0-9][0-9]_*.ipynb", "matplotlibrc")
 
 
 def lesson_files(root: Path) -> list[Path]:
-    """The lessons under ``root`` (relative paths): each notebook, its text, in both languages."""
+    """The lessons under ``root`` (relative paths): each notebook, in both languages."""
     found = []
     for folder in (root, root / "zh"):
         for pattern in LESSON_FILES:

@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from functools import cache
 
 LANGUAGES = ("en", "zh")
 _current = [os.environ.get("GRADBOOK_LANG", "en") if os.environ.get("GRADBOOK_LANG") in LANGUAGES else "en"]
 misses: set[str] | None = None  # a test sets a set here to collect the texts no catalogue translated
 matched: set[str] | None = None  # and here to collect the catalogue keys that translated a text
+_listeners: list[Callable[[str], None]] = []  # what follows the language without asking (docstrings)
 _PROSE = re.compile(r"[A-Za-z]{3,} [a-z]{2,}")  # English words in a row (compiled now: see prepare)
 _REPR = re.compile(r"<.*(>|\.\.\.)|'.*'", re.DOTALL)  # an object's repr (a learner's answer), not prose
 
@@ -47,6 +49,15 @@ def set_language(language: str) -> None:
     if language not in LANGUAGES:
         raise ValueError(f"set_language: {language!r} is not one of " + ", ".join(map(repr, LANGUAGES)))
     _current[0] = language
+    for listener in _listeners:
+        listener(language)
+
+
+def on_change(listener: Callable[[str], None]) -> None:
+    """Call ``listener(language)`` now and after every ``set_language``: for what is read without
+    a call that could translate it, such as a docstring that ``help()`` shows."""
+    _listeners.append(listener)
+    listener(_current[0])
 
 
 def get_language() -> str:
@@ -104,6 +115,19 @@ def _best(text: str, catalogue: dict[str, str], patterns: list) -> tuple[str, in
         if (covered, fixed) > (best[1], best_fixed):  # on a tie, the more specific template
             best, best_fixed = (catalogue[key].format(**fields), covered, keys), fixed
     return best
+
+
+def colon() -> str:
+    """What ends a label before its text in the current language: ``": "`` in English, the
+    full-width ``"："`` in Chinese (which takes no space after it).
+
+    >>> import gradbook
+    >>> gradbook.set_language("zh"); "期望" + colon() + "x.grad"
+    '期望：x.grad'
+    >>> gradbook.set_language("en"); "Expected" + colon() + "x.grad"
+    'Expected: x.grad'
+    """
+    return "：" if _current[0] == "zh" else ": "
 
 
 def translate(text: str, catalogue: dict[str, str]) -> str:

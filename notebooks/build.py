@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Execute the lessons' text sources and save them as notebooks with their outputs.
 
-Each lesson is a MyST Markdown file, ``notebooks/NN_name.md``, paired by jupytext with
-``NN_name.ipynb``: edit the ``.md`` (in any editor, or in JupyterLab with jupytext, which keeps the
+Each lesson is a MyST Markdown file, ``notebooks/text/NN_name.md``, paired by jupytext with
+``notebooks/NN_name.ipynb`` (the text twins live in ``text/``, so a learner's folder lists each
+lesson once): edit the ``.md`` (in any editor, or in JupyterLab with jupytext, which keeps the
 pair in sync), then run
 
     python3 notebooks/build.py            # every lesson, English and Chinese
@@ -10,17 +11,20 @@ pair in sync), then run
     python3 notebooks/build.py zh/01 en   # lesson 01 in Chinese, every English lesson
     python3 notebooks/build.py --check    # exit 1 if a saved notebook is out of date with its text
 
-The Chinese lessons are ``notebooks/zh/NN_name.md``: the same code as the English lesson of that
-number, the prose written for Chinese readers, and ``torch.set_language("zh")`` in the first cell.
+The Chinese lessons are ``notebooks/zh/text/NN_name.md`` (saved as ``notebooks/zh/NN_name.ipynb``):
+the same code as the English lesson of that number, the prose written for Chinese readers, and
+``torch.set_language("zh")`` in the first cell.
 
-Each lesson runs in a fresh python3 kernel from its directory (as nbval runs it) and is saved with its outputs, each
-widget as its self-contained view and no widget state: a picture where a notebook is not trusted
-(a fresh clone, GitHub, nbviewer), the working player where scripts run (a trusted notebook,
-``nbconvert --to html``); running the cell gives the live widget. Saving is byte-stable: no cell
-ids, no timings, normalised metadata, matplotlib's SVGs with fixed ids and no dates (see
-``matplotlibrc`` here), tracebacks naming ``gradbook/...`` rather than this machine's path to it,
-so a rebuild with no change rewrites nothing (a file is written only when
-its bytes differ). The cells marked ``# NBVAL_CHECK_OUTPUT`` are compared by ``pytest --nbval-lax``.
+Each lesson runs in a fresh python3 kernel from its notebook's directory (as nbval runs it) and is
+saved with its outputs, each widget as its self-contained view and no widget state: a picture where
+a notebook is not trusted (a fresh clone, GitHub, nbviewer), the working player where scripts run
+(a trusted notebook, ``nbconvert --to html``); running the cell gives the live widget. Saving is
+byte-stable: no cell ids, no timings, normalised metadata (what JupyterLab writes back on save,
+with the kernel's own ``language_info``, so that opening a lesson does not mark it changed),
+matplotlib's SVGs with fixed ids and no dates (see ``matplotlibrc`` here), tracebacks naming
+``gradbook/...`` rather than this machine's path to it, so a rebuild with no change rewrites
+nothing (a file is written only when its bytes differ). The cells marked ``# NBVAL_CHECK_OUTPUT``
+are compared by ``pytest --nbval-lax``.
 """
 
 from __future__ import annotations
@@ -41,19 +45,18 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 INSTALLED = str(Path(importlib.util.find_spec("gradbook").origin).parent.parent) + os.sep  # where gradbook/ is
 KERNEL_FILE = re.compile(r"[^\s\"']*ipykernel_\d+[/\\]\d+\.py")  # /tmp/ipykernel_<pid>/<hash>.py
 METADATA = {
-    "jupytext": {"formats": "ipynb,md:myst"},
-    "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-    "language_info": {"name": "python"},
+    "jupytext": {"formats": "ipynb,text//md:myst"},
+    "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
 }
 
 
 def lessons(selected: list[str] | None = None) -> list[Path]:
     """The lessons' text sources, English then Chinese, in order. ``selected`` picks some: a number
     (``"01"``, both languages), a language (``"en"``, ``"zh"``) or one lesson (``"zh/01"``)."""
-    found = sorted(HERE.glob("[0-9][0-9]_*.md")) + sorted((HERE / "zh").glob("[0-9][0-9]_*.md"))
+    found = sorted((HERE / "text").glob("[0-9][0-9]_*.md")) + sorted((HERE / "zh" / "text").glob("[0-9][0-9]_*.md"))
 
     def names(p: Path) -> set[str]:
-        language = "zh" if p.parent.name == "zh" else "en"
+        language = "zh" if p.parent.parent.name == "zh" else "en"
         return {p.name[:2], language, f"{language}/{p.name[:2]}"}
 
     return [p for p in found if not selected or names(p) & set(selected)]
@@ -61,7 +64,12 @@ def lessons(selected: list[str] | None = None) -> list[Path]:
 
 def label(source: Path) -> str:
     """How ``build.py`` names a lesson on its command line (``01``, ``zh/01``)."""
-    return ("zh/" if source.parent.name == "zh" else "") + source.name[:2]
+    return ("zh/" if source.parent.parent.name == "zh" else "") + source.name[:2]
+
+
+def notebook_of(source: Path) -> Path:
+    """The saved notebook of a text source: ``text/NN_name.md`` -> ``NN_name.ipynb``."""
+    return source.parent.parent / source.with_suffix(".ipynb").name
 
 
 def from_text(source: Path) -> nbformat.NotebookNode:
@@ -81,7 +89,7 @@ def _shape(nb: nbformat.NotebookNode) -> list[tuple]:
 
 def stale(source: Path) -> str | None:
     """Why the saved notebook of ``source`` is out of date with it, or None when it is not."""
-    saved = source.with_suffix(".ipynb")
+    saved = notebook_of(source)
     if not saved.exists():
         return "no saved notebook"
     notebook = nbformat.read(saved, as_version=4)
@@ -103,7 +111,7 @@ def build(source: Path) -> bool:
         nb,
         timeout=120,
         kernel_name="python3",
-        resources={"metadata": {"path": str(source.parent)}},
+        resources={"metadata": {"path": str(notebook_of(source).parent)}},
         store_widget_state=False,
         record_timing=False,
     )
@@ -117,9 +125,10 @@ def build(source: Path) -> bool:
                 output["text"] = KERNEL_FILE.sub("<cell>", output["text"])
             if output.get("output_type") == "error":  # frames in gradbook, as paths inside the package
                 output["traceback"] = [line.replace(INSTALLED, "") for line in output["traceback"]]
-    nb.metadata = nbformat.from_dict(METADATA)
+    language_info = nb.metadata.get("language_info", {})  # as the kernel reported it
+    nb.metadata = nbformat.from_dict(METADATA | {"language_info": language_info})
     text = nbformat.writes(nb) + "\n"
-    path = source.with_suffix(".ipynb")
+    path = notebook_of(source)
     if path.exists() and path.read_text(encoding="utf-8") == text:
         return False
     path.write_text(text, encoding="utf-8")
@@ -134,11 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         problems = [(p, why) for p in lessons(args.lessons) if (why := stale(p))]
         for p, why in problems:
-            print(f"out of date: {p.with_suffix('.ipynb').name}: {why}; run python3 notebooks/build.py {label(p)}")
+            print(f"out of date: {notebook_of(p).name}: {why}; run python3 notebooks/build.py {label(p)}")
         return 1 if problems else 0
     for source in lessons(args.lessons):
         changed = build(source)
-        print(("rewrote " if changed else "unchanged ") + str(source.with_suffix(".ipynb").relative_to(HERE.parent)))
+        print(("rewrote " if changed else "unchanged ") + str(notebook_of(source).relative_to(HERE.parent)))
     return 0
 
 

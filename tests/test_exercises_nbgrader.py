@@ -102,7 +102,7 @@ def test_the_course_is_kept_as_text_and_its_notebooks_are_up_to_date():
 
 
 def test_the_course_has_one_assignment_of_four_or_more_points_per_lesson():
-    lessons = sorted(p.name[:2] for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.md"))
+    lessons = sorted(p.name[:2] for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     assert sorted(a[:2] for a in ASSIGNMENTS) == lessons
     for assignment, name in ASSIGNMENTS.items():
         nb = nbformat.read(COURSE / "source" / assignment / f"{name}.ipynb", as_version=4)

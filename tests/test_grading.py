@@ -532,3 +532,37 @@ def test_the_judge_reads_only_plain_data():
     line = {"output_type": "stream", "name": "stdout", "text": "noise\n" + MARK + json.dumps(ok) + "\n"}
     assert read_probe([line]) == ok
     assert read_probe([{"output_type": "stream", "name": "stdout", "text": "12"}])["ok"] is False
+
+
+def test_an_honest_submission_grades_without_nbgraders_checksum_warning(graded):
+    """nbgrader's own OverwriteCells calls every released test cell with hidden tests "changed"
+    (jupyter/nbgrader#1961); gradebook-grade's says so only of a cell the student did change."""
+    root = graded[0]
+    env = {**os.environ, **{name: str(root.parent / name.lower()) for name in (
+        "HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")}}  # fmt: skip
+    env.pop("JUPYTER_PATH", None)
+
+    def grade(student, assignment):
+        command = ["autograde", assignment, "--student", student, "--", "--create", "--force"]
+        done = subprocess.run([sys.executable, "-m", "gradbook.grading.cli", *command],
+                              cwd=root, env=env, capture_output=True, text=True, timeout=600)  # fmt: skip
+        assert done.returncode == 0, done
+        return done.stderr
+
+    for assignment, name in NOTEBOOKS.items():
+        (root / "submitted" / "honest_again" / assignment).mkdir(parents=True)
+        shutil.copy(root / "submitted" / "honest" / assignment / f"{name}.ipynb",
+                    root / "submitted" / "honest_again" / assignment)  # fmt: skip
+        log = grade("honest_again", assignment)
+        assert "has changed" not in log, log
+    assert _scores(root, "honest_again") == {a: (4.0, 4.0, False) for a in NOTEBOOKS}
+
+    import nbformat
+
+    nb = nbformat.read(root / "submitted" / "honest" / "01_accumulation" / "accumulation.ipynb", as_version=4)
+    test = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "after_zeroing_tests")
+    test.source += "\nprint('edited')"
+    (root / "submitted" / "honest_edited" / "01_accumulation").mkdir(parents=True)
+    nbformat.write(nb, root / "submitted" / "honest_edited" / "01_accumulation" / "accumulation.ipynb")
+    log = grade("honest_edited", "01_accumulation")
+    assert log.count("has changed") == 1 and "'checksum' for cell after_zeroing_tests has changed" in log, log

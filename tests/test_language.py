@@ -309,10 +309,27 @@ def test_every_failure_path_speaks_chinese(zh_exercises):
 def test_the_labels_and_placeholders_are_chinese(zh_exercises):
     messages = {text for _, _, _, text in zh_exercises[0]}
     failures = [m for m in messages if m.startswith("\n")]
-    assert failures and all(re.fullmatch(r"\n  期望: .+\n  你的答案: .+\n  提示: .+", m, re.S) for m in failures)
+    assert failures and all(re.fullmatch(r"\n  期望：.+\n  你的答案：.+\n  提示：.+", m, re.S) for m in failures)
     assert "尚未作答：这里还是占位符，请换成你对 x.grad 的预测。" in messages
     assert "✓ 正确：三次 backward() 调用把各自的梯度累加在了一起。\n" in messages
     assert any("它抛出了 ZeroDivisionError: division by zero" in m for m in messages)  # Python's words stay
+
+
+ASCII_AFTER_CHINESE = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef][:,;!?]")  # "期望:" and the like
+
+
+def test_chinese_phrases_end_in_full_width_punctuation(zh_exercises):
+    messages, hints, _, _ = zh_exercises
+    texts = {text for *_, text in messages} | set(hints)
+    assert not [t for t in texts if ASCII_AFTER_CHINESE.search(t)]
+    assert all(ASCII_AFTER_CHINESE.search(v) is None for v in EXERCISES_ZH.values())  # the catalogue itself
+    with speaking("zh"), pytest.raises(CheckFailedError) as info:
+        ex.check_grad_after_three_calls(4.0)
+    assert str(info.value) == (
+        "\n  期望：三次调用之后的 x.grad"
+        "\n  你的答案：4，这只是一次调用的梯度"
+        "\n  提示：backward() 不会覆盖 x.grad：每次调用都会把梯度累加到已有的值上。"
+    )
 
 
 def test_every_exercise_catalogue_entry_is_used(zh_exercises):
@@ -422,6 +439,239 @@ def test_translate_fills_templates_and_keeps_raw_fields():
         assert language.misses == {"an English sentence"}
         assert language.matched == {"{what} failed: {raw_error}", "the step"}
     assert _language.translate("the step", catalogue) == "the step"
+
+
+# ---------------------------------------------------------------- help(): the checks' docstrings
+def test_help_of_a_check_shows_a_chinese_summary_above_the_english_docstring():
+    import inspect
+    import pydoc
+
+    from gradbook.exercises._zh_docs import DOCS
+
+    checks = [e.check_answer for e in ex.exercises()]
+    english = {check: inspect.getdoc(check) for check in checks}
+    assert set(DOCS) == {check.__name__ for check in checks}  # every check a lesson asks for
+    with speaking("zh"):
+        chinese = {check: inspect.getdoc(check) for check in checks}
+        shown = pydoc.render_doc(ex.check_vjp, renderer=pydoc.plaintext)
+    for check in checks:  # Chinese first, then the English original (its program and examples) unchanged
+        assert CJK.search(chinese[check].splitlines()[0]), check.__name__
+        assert chinese[check].endswith("\n\n以下是英文原文（代码和调用示例照原样保留）：\n\n" + english[check])
+    assert chinese[ex.check_vjp].startswith(
+        "预测用向量种子 v 做一次反向传播之后的 ``x.grad``（程序见下面的英文原文）。\n"
+        "yᵢ 只依赖于 xᵢ，所以 J 是对角矩阵，Jᵢᵢ = 2xᵢ + 3，而 x.grad = vᵀJ。\n"
+    )
+    assert "    预测用向量种子 v" in shown and "y.backward(torch.tensor([1.0, 0.5, -2.0]))" in shown
+    assert {check: inspect.getdoc(check) for check in checks} == english  # English again, as it was
+
+
+def test_help_of_a_check_in_english_is_unchanged():
+    import inspect
+
+    assert inspect.getdoc(ex.check_vjp) == (
+        "Predict ``x.grad`` after a backward with a vector seed v::\n"
+        "\n"
+        "    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+        "    y = x ** 2 + 3 * x\n"
+        "    y.backward(torch.tensor([1.0, 0.5, -2.0]))\n"
+        "\n"
+        "yᵢ depends only on xᵢ, so J is diagonal with Jᵢᵢ = 2xᵢ + 3, and x.grad = vᵀJ.\n"
+        "\n"
+        ">>> check_vjp([1.0, 2.0, 3.0])  # doctest: +ELLIPSIS\n"
+        "Traceback (most recent call last):\n"
+        "...\n"
+        "gradbook.exercises._checking.CheckFailedError: ..."
+    )
+    assert ex.check_grad_after_retain.__doc__.startswith(
+        "Predict ``x.grad`` at the end of this program (it runs without errors)::\n"
+    )
+
+
+def test_gradbook_lang_starts_help_in_chinese():
+    code = "import pydoc\nfrom gradbook.exercises import check_bias_grad\nprint(pydoc.render_doc(check_bias_grad))\n"
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, GRADBOOK_LANG="zh", PYTHONPATH=str(root))
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert "预测下面程序运行之后的 ``b.grad``（两个数）。" in run.stdout and "b = torch.zeros(2" in run.stdout
+
+
+# ---------------------------------------------------------------- the drawings
+ROW = '<FONT COLOR="#525252">{}</FONT>'.format  # a row's name, as draw() writes it
+
+
+def _chain(n, kinds=9):
+    x = torch.tensor(0.5, requires_grad=True)
+    ops = [lambda z: z.exp(), lambda z: z.sin(), lambda z: z * 2, lambda z: z + 1, lambda z: z.cos(),
+           lambda z: z.tanh(), lambda z: z.sigmoid(), lambda z: z**2, lambda z: z.neg()]  # fmt: skip
+    z = x
+    for i in range(n):
+        z = ops[i % kinds](z)
+    return z
+
+
+def _refused(y):
+    from gradbook.viz import record_backward
+
+    with pytest.raises(RuntimeError) as info:
+        record_backward(y)
+    return info.value.recording
+
+
+def _saved_names(frame):
+    """The text of each "saved" row of one animation frame, by node."""
+    return dict(re.findall(r'<g id="a_(n\d+)_saved_name"[^>]*>.*?<text[^>]*>([^<]*)</text>', frame, re.S))
+
+
+def test_drawings_speak_chinese_and_keep_values_and_names():
+    from gradbook.viz import animate
+    from gradbook.viz.animate import COLOURS
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    c = torch.tensor(3.0)
+    y = (x * x * c).sum()
+    names = {"x": x, "c": c, "y": y}
+    with speaking("zh") as language:
+        before = torch.draw(y, legend=True, names=names, stacklevel=0).source
+        y.backward()
+        after = torch.draw(y, names=names, stacklevel=0).source
+        frames = animate(_refused(y), legend=True).frames_svg()
+        collapsed = torch.draw(_chain(30), max_nodes=10, stacklevel=0).source
+        loose = torch.draw(torch.tensor([1.0, 2.0]), stacklevel=0).source
+    assert not language.misses, language.misses
+    for zh, en in [("数值", "data"), ("梯度", "grad"), ("形状", "shape"), ("已保存", "saved")]:
+        assert ROW(zh) in before and ROW(en) not in before
+    assert ROW("已释放") in after and ROW("freed") not in after
+    assert before.startswith("// 含 4 个节点的 autograd 计算图\n") and "常量" in before
+    assert "<B>图例</B>" in before and "需要梯度的叶子节点（AccumulateGrad）</TD>" in before
+    assert "已释放：被 backward() 释放掉的保存张量" in before and "虚线边框：常量，或保存的张量已被释放的节点" in before
+    texts = re.findall(r">([^<>]+)</(?:TD|FONT|B)>", before)
+    english = re.compile(r"\b(legend|leaf|output|constant|saved|freed|dashed|data|grad|shape)\b")
+    assert not [t for t in texts if english.search(t)], texts
+    # what the program wrote stays as it is: torch's class names, the variables' names, the values
+    for kept in ("<B>x</B>", "<B>c</B>", "<B>y</B>", "MulBackward0", "SumBackward0", "AccumulateGrad", "[1., 2.]"):
+        assert kept in before
+    assert "[ 6., 12.]" in after and "label=self" in after and "label=other" in after
+    # the animation: freed before the call, refused at its end, in words and in the row's colour
+    assert set(_saved_names(frames[0]).values()) == {"已释放"} and "报错" in _saved_names(frames[-1]).values()
+    assert COLOURS["freed"] in frames[0] and COLOURS["refused"] in frames[-1]
+    assert "运行中：backward() 这一步运行的节点" in frames[0] and "报错：backward() 报错时停下的那个节点" in frames[0]
+    note = re.search(r'label="(大计算图[^"]*)"', collapsed)[1]
+    assert note == (
+        "大计算图：31 个节点，不少于 max_nodes=10。其中 26 个藏在 1 个灰色方框里；"
+        "显示的是离输出最近的 4 个节点和 1 个叶子节点。传入 max_nodes=32 可以全部画出来。"
+    )
+    assert "<B>26 个隐藏节点</B>" in collapsed and "还有另外 3 种" in collapsed and "SinBackward0" in collapsed
+    assert "张量（没有 grad_fn）" in loose
+
+
+def test_every_drawing_catalogue_entry_is_used():
+    from gradbook.viz import animate
+    from gradbook.viz._zh import ZH
+
+    x = torch.tensor([2.0, 1.0], requires_grad=True)
+    c = torch.tensor(3.0)
+    y = (x * x * c).sum()
+    with speaking("zh") as language:
+        torch.draw(y, legend=True, stacklevel=0)
+        y.backward()
+        torch.draw(y, stacklevel=0)
+        animate(_refused(y), legend=True)
+        torch.draw(_chain(30), max_nodes=10, stacklevel=0)  # 1 grey box, 1 leaf, 26 hidden nodes, 3 more kinds
+        torch.draw(*[_chain(6, 2) for _ in range(4)], max_nodes=10, stacklevel=0)  # grey boxes, leaves
+        torch.draw(_chain(5, 2), max_nodes=6, stacklevel=0)  # 1 hidden node
+        torch.draw(torch.tensor(1.0), stacklevel=0)
+    assert not language.misses, language.misses
+    assert not set(ZH) - language.matched, sorted(set(ZH) - language.matched)
+
+
+def test_a_torch_graph_is_drawn_in_chinese_too():
+    pytorch = pytest.importorskip("torch")
+    x = pytorch.tensor(3.0, requires_grad=True)
+    y = x * x
+    with speaking("zh"):
+        source = torch.draw(y, names={"x": x, "y": y}, stacklevel=0).source
+        svg = torch.draw(y, names={"x": x, "y": y}, stacklevel=0, legend=True).svg()
+    assert ROW("数值") in source and ROW("梯度") in source and ROW("已保存") in source
+    assert "MulBackward0" in source and "AccumulateGrad" in source and "<B>x</B>" in source
+    assert ">图例</text>" in svg and ">已保存</text>" in svg
+
+
+def test_drawings_in_english_are_unchanged():
+    from gradbook.viz.draw import legend_label
+
+    x = torch.tensor(3.0, requires_grad=True)
+    y = x * x
+    head = (
+        "// autograd graph of 2 nodes\n"
+        "digraph {\n"
+        "\tgraph [fontname=Helvetica fontsize=10 rankdir=BT]\n"
+        '\tnode [fillcolor=white fontname=Helvetica fontsize=10 margin="0.16,0.055" shape=box style="rounded,filled"]\n'
+        '\tedge [fontcolor="#525252" fontname=Helvetica fontsize=8]\n'
+    )
+    table = '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
+    left = '<TD ALIGN="LEFT" BALIGN="LEFT">'
+    name = '<TD ALIGN="RIGHT" VALIGN="TOP"><FONT COLOR="#525252">'
+
+    def picture(state, colour, grad, extra):
+        return head + (
+            f'\tn0 [label=<{table}<TR><TD COLSPAN="2"><B>y</B></TD></TR><TR><TD COLSPAN="2">MulBackward0</TD></TR>'
+            f'<TR>{name}data</FONT></TD>{left}<FONT FACE="Courier">9.<BR ALIGN="LEFT"/></FONT></TD></TR>'
+            f'<TR><TD ALIGN="RIGHT" VALIGN="TOP" BGCOLOR="{colour}"><FONT COLOR="#525252">{state}</FONT></TD>'
+            f'<TD ALIGN="LEFT" BALIGN="LEFT" BGCOLOR="{colour}">self, other<BR ALIGN="LEFT"/></TD></TR></TABLE>> '
+            f'class="op output {state} MulBackward0" fillcolor="#c7e9c0" {extra}\n'
+            f'\tn1 [label=<{table}<TR><TD COLSPAN="2"><B>x</B></TD></TR>'
+            '<TR><TD COLSPAN="2"><FONT POINT-SIZE="8" COLOR="#525252">AccumulateGrad</FONT></TD></TR>'
+            f'<TR>{name}data</FONT></TD>{left}<FONT FACE="Courier">3.<BR ALIGN="LEFT"/></FONT></TD></TR>'
+            f'<TR>{name}grad</FONT></TD>{left}<FONT FACE="Courier">{grad}<BR ALIGN="LEFT"/></FONT></TD></TR>'
+            '</TABLE>> class="leaf AccumulateGrad" fillcolor="#c6dbef" id=n1 style="rounded,filled"]\n'
+            "\tn1 -> n0 [label=self]\n"
+            "\tn1 -> n0 [label=other]\n"
+            "}\n"
+        )
+
+    names = {"x": x, "y": y}
+    assert torch.draw(y, names=names, stacklevel=0).source == picture(
+        "saved", "#fdae6b", "None", 'id=n0 penwidth=2 style="rounded,filled"]'
+    )
+    y.backward()
+    assert torch.draw(y, names=names, stacklevel=0).source == picture(
+        "freed", "#bdbdbd", "6.", 'fontcolor="#636363" id=n0 penwidth=2 style="rounded,filled,dashed"]'
+    )
+    rows = [
+        ("#c6dbef", "leaf that requires grad (AccumulateGrad)"),
+        ("#c7e9c0", "output: a tensor passed to draw()"),
+        ("#ffeda0", "non-leaf that called retain_grad()"),
+        ("#ffffff", "op: a grad_fn"),
+        ("#eeeeee", "constant: an input that needs no grad"),
+        ("#fdae6b", "saved tensors, kept for backward"),
+        ("#bdbdbd", "freed: saved tensors released by backward()"),
+    ]
+    assert legend_label() == (
+        '<<FONT POINT-SIZE="8"><TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3">'
+        '<TR><TD COLSPAN="2"><B>legend</B></TD></TR>'
+        + "".join(f'<TR><TD BGCOLOR="{c}" WIDTH="18"> </TD><TD ALIGN="LEFT">{t}</TD></TR>' for c, t in rows)
+        + '<TR><TD COLSPAN="2" ALIGN="LEFT">dashed border: a constant, or a node whose saved tensors were freed</TD>'
+        "</TR></TABLE></FONT>>"
+    )
+    frames = _refused_frames()
+    assert set(_saved_names(frames[0]).values()) == {"freed"} and "refused" in _saved_names(frames[-1]).values()
+    collapsed = torch.draw(_chain(30), max_nodes=10, stacklevel=0).source
+    assert re.search(r'label="(Large graph[^"]*)"', collapsed)[1] == (
+        "Large graph: 31 nodes, at least max_nodes=10. 26 of them are hidden in 1 grey box; "
+        "shown: 4 nodes nearest the outputs and 1 leaf. Pass max_nodes=32 to draw them all."
+    )
+    assert "<B>26 hidden nodes</B>" in collapsed and ">and 3 more kinds<" in collapsed
+    loose = torch.draw(torch.tensor(1.0), stacklevel=0).source
+    assert '<TD COLSPAN="2"><FONT POINT-SIZE="8" COLOR="#525252">Tensor (no grad_fn)</FONT></TD>' in loose
+
+
+def _refused_frames():
+    from gradbook.viz import animate
+
+    x = torch.tensor(2.0, requires_grad=True)
+    y = x * x
+    y.backward()
+    return animate(_refused(y)).frames_svg()
 
 
 # ---------------------------------------------------------------- the widgets
@@ -581,3 +831,51 @@ def test_widgets_speak_english_by_default():
     js = (Path(torch.__file__).parent / "viz" / "static" / "player.js").read_text(encoding="utf-8")
     block = re.search(r"const LABELS = \{(.*?)\};", js, re.S).group(1)
     assert dict(re.findall(r'(\w+): "([^"]*)"', block)) == PLAYER_LABELS
+
+
+def test_widgets_draw_their_graphs_and_plots_in_chinese(zh_widgets):
+    import json
+
+    built, texts, _, _ = zh_widgets
+    lab, player, view, explorer = built["lab"], built["player"], built["view"], built["explorer"]
+    # the graphs the widgets show: draw()'s rows in Chinese, torch's class names as they are
+    assert ">数值</text>" in view.svg and ">梯度</text>" in view.svg and ">data</text>" not in view.svg
+    shown = json.dumps(player.view.payload, ensure_ascii=False)
+    assert ">数值</text>" in shown and ">已保存</text>" in shown and "AddBackward0" in shown
+    refused = json.dumps(lab.recordings[1].picture.slots, ensure_ascii=False)  # the call refused: freed before it
+    assert "已释放" in refused and "freed" not in refused
+    # the plots: axis labels and legends in Chinese, code (x.grad, f(x)) as it is
+    assert lab.plot.ax.get_xlabel() == "backward() 调用次数" and lab.plot.ax.get_ylabel() == "x.grad"
+    legend = explorer.plot.ax.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == ["f(x)", "切线，斜率为 x.grad"]
+    assert ">切线，斜率为 x.grad</text>" in explorer.plot.widget.value  # text, in the browser's fonts
+    # no CJK font here for matplotlib: the SVG keeps text as text, its font list ending in the
+    # browser's generic sans-serif, which the browser completes with a CJK font of its own
+    assert re.search(r"font-family: [^;\"]*sans-serif", explorer.plot.widget.value)
+    # the freed-graph hint names the button once, and the notes end in full-width colons
+    assert "点“新建计算图”按钮，或者在第一次 backward() 之前勾选 retain_graph 来保留计算图。" in texts["lab refused"]
+    assert "（新建计算图）" not in texts["lab refused"]
+    assert texts["no renderer"] == "<pre>没有可用的 Graphviz 渲染器（division by zero）：\ndigraph {}</pre>"
+    prose = [v for v in texts.values() if isinstance(v, str)] + texts["ledger"] + texts["tangent"]
+    assert not [t for t in prose if ASCII_AFTER_CHINESE.search(re.sub(r"<[^>]*>", "", t))]
+
+
+def test_widgets_draw_their_graphs_and_plots_in_english_by_default():
+    widgets = _widgets()
+    from gradbook.widgets import _common
+
+    lab = widgets.AccumulationLab(lambda x: x * x, x=2.0)
+    lab.backward()
+    lab.backward()  # refused: the graph was freed
+    assert lab.status.value.endswith(
+        "<br><i>MulBackward0 (drawn freed, then refused) lost self, other to the first backward(). "
+        "Build a new graph (new graph), or tick retain_graph before the first backward() to keep it.</i></div>"
+    )
+    assert lab.plot.ax.get_xlabel() == "backward() call" and lab.plot.ax.get_ylabel() == "x.grad"
+    explorer = widgets.TangentExplorer(lambda x: x**3, (-2, 2), x=1.0)
+    assert [t.get_text() for t in explorer.plot.ax.get_legend().get_texts()] == ["f(x)", "tangent, slope x.grad"]
+    x = torch.tensor(2.0, requires_grad=True)
+    view = widgets.GraphView(x * x)
+    assert ">data</text>" in view.svg and ">saved</text>" in view.svg and ">数值</text>" not in view.svg
+    broken = SimpleNamespace(svg=lambda: 1 / 0, source="digraph {}")
+    assert _common.drawing_svg(broken) == "<pre>no Graphviz renderer (division by zero):\ndigraph {}</pre>"

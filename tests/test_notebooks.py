@@ -23,6 +23,11 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
+def text_of(notebook: Path) -> Path:
+    """A lesson's text source: ``NN_name.ipynb`` is built from ``text/NN_name.md``."""
+    return notebook.parent / "text" / notebook.with_suffix(".md").name
+
+
 def read(path: Path) -> nbformat.NotebookNode:
     return nbformat.read(path, as_version=4)
 
@@ -45,7 +50,7 @@ def _code(path: Path) -> list[tuple[str, list[str]]]:
     import jupytext
 
     cells = []
-    for cell in jupytext.read(path.with_suffix(".md")).cells:
+    for cell in jupytext.read(text_of(path)).cells:
         if cell.cell_type != "code":
             continue
         lines = [re.sub(r"\s+#(?! NBVAL).*$|^#(?! NBVAL).*$", "", line).rstrip() for line in cell.source.splitlines()]
@@ -58,7 +63,7 @@ def _code(path: Path) -> list[tuple[str, list[str]]]:
 def test_the_chinese_twin_runs_the_same_code(path):
     twin = NOTEBOOKS / "zh" / path.name
     assert _code(twin) == _code(path)
-    assert 'torch.set_language("zh")' in twin.with_suffix(".md").read_text()
+    assert 'torch.set_language("zh")' in text_of(twin).read_text()
 
 
 def test_every_lesson_is_collected_by_the_test_run_and_the_nbgrader_course_is_not():
@@ -166,15 +171,17 @@ def test_every_lesson_is_text_and_its_notebook_is_up_to_date():
     pytest.importorskip("jupytext")
     builder = _builder()
     sources = builder.lessons()
-    assert [p.with_suffix(".ipynb") for p in sources] == LESSONS
+    assert [builder.notebook_of(p) for p in sources] == LESSONS
+    assert sources == [text_of(p) for p in LESSONS]
     assert {p.name: builder.stale(p) for p in sources} == {p.name: None for p in sources}
 
 
 def test_the_freshness_check_sees_an_edit(tmp_path):
     pytest.importorskip("jupytext")
     builder = _builder()
-    source = tmp_path / "01_lesson.md"
-    source.write_text(LESSONS[0].with_suffix(".md").read_text().replace("## The seed example", "## An edit"))
+    (tmp_path / "text").mkdir()
+    source = tmp_path / "text" / "01_lesson.md"
+    source.write_text(text_of(LESSONS[0]).read_text().replace("## The seed example", "## An edit"))
     (tmp_path / "01_lesson.ipynb").write_bytes(LESSONS[0].read_bytes())
     assert builder.stale(source) is not None and "differs" in builder.stale(source)
 
@@ -184,11 +191,11 @@ def test_lessons_show_the_programs_the_checks_run():
     from gradbook.exercises.lesson01 import ZEROING_PROGRAM
     from gradbook.exercises.lesson04 import LEAVES_PROGRAM
 
-    assert ZEROING_PROGRAM in LESSONS[0].with_suffix(".md").read_text()
+    assert ZEROING_PROGRAM in text_of(LESSONS[0]).read_text()
     from gradbook.exercises.lesson09 import BIAS_PROGRAM
 
-    assert LEAVES_PROGRAM in LESSONS[3].with_suffix(".md").read_text()
-    assert BIAS_PROGRAM in LESSONS[8].with_suffix(".md").read_text()
+    assert LEAVES_PROGRAM in text_of(LESSONS[3]).read_text()
+    assert BIAS_PROGRAM in text_of(LESSONS[8]).read_text()
 
 
 def test_self_checks_start_unanswered_with_the_worked_answer_folded_after_them():

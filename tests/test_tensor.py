@@ -9,20 +9,17 @@ import pytest
 import gradbook as torch
 
 
-def test_import_gradbook_loads_numpy_only_and_is_quick():
+def test_import_gradbook_loads_numpy_and_the_standard_library_only():
+    """What ``import gradbook`` costs is counted here (its time is in benchmarks/import_time.py):
+    no graphviz, ipywidgets, matplotlib or torch, and nothing outside NumPy and the standard library."""
     code = (
-        "import sys, time; t = time.perf_counter(); import gradbook; dt = time.perf_counter() - t; "
-        "bad = [m for m in ('graphviz', 'ipywidgets', 'matplotlib', 'torch') if m in sys.modules]; "
-        "print(dt, bad)"
+        "import sys, numpy; before = set(sys.modules); import gradbook; "
+        "new = sorted({m.split('.')[0] for m in set(sys.modules) - before}); print(' '.join(new))"
     )
-    times = []
-    for _ in range(3):
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split(
-            " ", 1
-        )
-        assert out[1].strip() == "[]"
-        times.append(float(out[0]))
-    assert min(times) < 0.3
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    # (NumPy's compiled parts add cython_runtime and private _cython_* modules)
+    outside = [m for m in out if m not in sys.stdlib_module_names and not m.startswith("_") and m != "cython_runtime"]
+    assert outside == ["gradbook", "numpy"], out
 
 
 def test_default_dtypes_follow_torch():

@@ -4,7 +4,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from collections import Counter
 
 import numpy as np
@@ -374,11 +373,9 @@ def test_graph_below_max_nodes_is_drawn_in_full():
 
 def test_large_graph_collapses_with_a_note_on_what_is_hidden():
     y = chain(5000)
-    start = time.perf_counter()
     g = draw(y)
-    elapsed = time.perf_counter() - start
     nodes, edges = parse(g)
-    assert len(nodes) < 150 and elapsed < 10  # a summary, never a hang (the benchmark times it)
+    assert len(nodes) < 150  # a summary (benchmarks/viz_draw.py times it)
     note = re.search(r'label="(Large graph[^"]*)"', g.source)[1]
     assert "5,001 nodes" in note and "4,950 of them are hidden in 1 grey box;" in note
     (box,) = [v for v in nodes.values() if "hidden" in classes(v)]

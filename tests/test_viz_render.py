@@ -1,5 +1,6 @@
 """gradbook.viz.render and the notebook display: each renderer, and the fallback without one."""
 
+import base64
 import importlib
 import re
 import xml.etree.ElementTree as ET
@@ -142,8 +143,14 @@ def test_notebook_output_holds_the_svg(renderer):
     x = gradbook.tensor(2.0, requires_grad=True)
     g = draw(x * x, renderer=renderer)
     bundle = g._repr_mimebundle_()
-    assert set(bundle) == {"image/svg+xml", "text/plain"}
+    assert set(bundle) == {"image/svg+xml", "text/html", "text/plain"}
     assert bundle["image/svg+xml"].startswith("<svg") and "MulBackward0" in bundle["image/svg+xml"]
+    # an untrusted notebook shows neither SVG outputs nor inline <svg>: the same picture as an image
+    src = re.fullmatch(r'<div style="overflow-x:auto"><img alt="[^"]*" style="max-width:none" src="([^"]+)"></div>',
+                       bundle["text/html"])[1]  # fmt: skip
+    assert src.startswith("data:image/svg+xml;base64,")
+    assert base64.b64decode(src.split(",", 1)[1]).decode() == bundle["image/svg+xml"]
+    assert set(g._repr_mimebundle_(include=["image/svg+xml"])) == {"image/svg+xml"}
     assert g._repr_mimebundle_(include=["image/svg+xml"], exclude=["image/svg+xml"]) == {}
 
 

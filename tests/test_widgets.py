@@ -264,20 +264,18 @@ def test_graph_view_toggles_and_refresh():
     assert bundle["image/svg+xml"] == view.svg
 
 
-def test_widget_time_for_a_50_node_graph():
+def test_a_50_node_graph_is_recorded_in_one_pass():
     def f(x):
         for _ in range(24):
             x = (x * 1.01).tanh()
         return x
 
     lab = AccumulationLab(f, x=0.5)
-    import time
-
-    start = time.perf_counter()
-    lab.backward()
-    elapsed = time.perf_counter() - start
-    assert len(lab.recordings[-1].nodes) >= 49 and lab.error is None
-    assert elapsed < 1.0  # the target (≤ 150 ms) is measured in benchmarks/widgets.py; this catches blow-ups
+    lab.backward()  # its time (target ≤ 150 ms) is measured in benchmarks/widgets.py
+    recording = lab.recordings[-1]
+    # 24 MulBackward0 + 24 TanhBackward0 + x's AccumulateGrad, each run exactly once
+    assert len(recording.nodes) == 49 and len(recording.steps) == 49 and lab.error is None
+    assert len({step.key for step in recording.steps}) == 49
 
 
 def test_a_saved_notebook_shows_the_widgets_without_a_kernel(tmp_path):

@@ -19,8 +19,10 @@ gradbook.exercises._checking.NotAttemptedError: not attempted: ...
 
 from __future__ import annotations
 
+from ..language import on_change
 from . import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08, lesson09, lesson10
 from ._checking import CheckFailedError, Exercise, NotAttemptedError
+from ._zh_docs import docstrings
 from .lesson01 import check_grad_after_three_calls, check_grad_after_zeroing, check_training_step
 from .lesson02 import check_backward_rule, check_jacobian, check_vjp
 from .lesson03 import check_backward_twice, check_grad_after_retain
@@ -44,6 +46,9 @@ _LESSONS = {
     9: lesson09,
     10: lesson10,
 }
+
+# help(check_...) in the language set: the Chinese summary above the English docstring (see _zh_docs)
+on_change(docstrings(e.check_answer for module in _LESSONS.values() for e in module.exercises))
 
 
 def exercises(lesson: int | None = None) -> tuple[Exercise, ...]:

@@ -29,7 +29,7 @@ import numpy as np
 import gradbook
 import gradbook.autograd
 
-from ..language import translate
+from ..language import colon, translate
 from ._zh import ZH
 
 NOT_ATTEMPTED = "not attempted"
@@ -55,7 +55,7 @@ def fail(expected: str, got: str, hint: str) -> CheckFailedError:
     language of ``gradbook.set_language``)."""
     parts = [(translate(label, ZH), translate(text, ZH)) for label, text in
              (("Expected", expected), ("You gave", got), ("Hint", hint))]  # fmt: skip
-    return CheckFailedError("".join(f"\n  {label}: {text}" for label, text in parts))
+    return CheckFailedError("".join(f"\n  {label}{colon()}{text}" for label, text in parts))  # 期望：…
 
 
 def not_attempted(what: str) -> NotAttemptedError:

@@ -212,14 +212,21 @@ def _plain(text: str) -> str:
 
 STAGE_CONFIG = """\
 # written by gradbook-grade: the course's configuration, with this private folder as its root and
-# nbgrader's execution step replaced by gradbook's (the judging runs outside the student's kernel)
+# nbgrader's execution step replaced by gradbook's (the judging runs outside the student's kernel),
+# and its OverwriteCells by one that does not call every released test cell with hidden tests changed
 load_subconfig({config!r})
 from nbconvert.preprocessors import ClearMetadataPreprocessor
-from nbgrader.preprocessors import AssignLatePenalties, CheckCellMetadata, IgnorePattern, LimitOutput, SaveAutoGrades
-from gradbook.grading.judge import JudgeOutside
+from nbgrader.preprocessors import (
+    AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds, IgnorePattern, LimitOutput,
+    OverwriteKernelspec, SaveAutoGrades,
+)
+from gradbook.grading.judge import JudgeOutside, OverwriteReleasedCells
 c = get_config()
 c.CourseDirectory.root = {root!r}
 c.CourseDirectory.db_url = {db!r}
+c.Autograde.sanitize_preprocessors = [
+    ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteReleasedCells, CheckCellMetadata,
+]
 c.Autograde.autograde_preprocessors = [
     JudgeOutside, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades, AssignLatePenalties,
     CheckCellMetadata,

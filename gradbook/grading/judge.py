@@ -29,6 +29,7 @@ each cell's output a size limit.
 from __future__ import annotations
 
 import builtins
+import copy
 import json
 import math
 import shutil
@@ -39,7 +40,8 @@ from typing import Any
 import numpy as np
 from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_output
-from nbgrader.preprocessors import Execute
+from nbgrader.preprocessors import ClearHiddenTests, ClearMarkScheme, Execute, OverwriteCells
+from nbgrader.utils import compute_checksum
 from traitlets import Integer
 
 from .probe import MARK, MAX_BYTES, MAX_DEPTH, MAX_ITEMS, MAX_TEXT, ProbeError
@@ -318,3 +320,42 @@ class JudgeOutside(Execute):
         if self._bytes[cell_index] > self.max_cell_output:
             return None
         return super().output(outs, msg, display_id, cell_index)
+
+
+class OverwriteReleasedCells(OverwriteCells):
+    """nbgrader's ``OverwriteCells`` (the sanitizing step, which puts each locked cell back as the
+    gradebook has it, hidden tests included), quiet about a locked cell that is as released.
+
+    nbgrader stores a test cell's checksum before ``generate_assignment`` takes the hidden tests out
+    of the student version, so every untouched test cell with hidden tests "has changed"
+    (jupyter/nbgrader#1961): three warnings per honest notebook of this course. Here the checksum is
+    compared with the released form's too, the gradebook's source with its hidden tests and mark
+    scheme taken out as ``generate_assignment`` takes them out: a cell that is exactly that gets
+    its source back without a warning; any other change is reported, and overwritten, as nbgrader
+    does. (Scoring does not depend on it: the cell is overwritten either way.)"""
+
+    _cell: NotebookNode | None = None
+
+    def preprocess_cell(self, cell: NotebookNode, resources: Any, cell_index: int) -> tuple[NotebookNode, Any]:
+        self._cell = cell
+        try:
+            return super().preprocess_cell(cell, resources, cell_index)
+        finally:
+            self._cell = None
+
+    def report_change(self, name: str, attr: str, old: Any, new: Any) -> None:
+        if attr == "checksum" and self._cell is not None and new == self._released_checksum(name):
+            return
+        super().report_change(name, attr, old, new)
+
+    def _released_checksum(self, grade_id: str) -> str | None:
+        """The checksum of the cell as ``generate_assignment`` released it (its metadata as it is now,
+        after nbgrader's own repairs), or ``None`` when the stored source cannot be cleared."""
+        released = copy.deepcopy(self._cell)
+        released.source = self.gradebook.find_source_cell(grade_id, self.notebook_id, self.assignment_id).source
+        try:
+            ClearHiddenTests(parent=self)._remove_hidden_test_region(released)
+            ClearMarkScheme(parent=self)._remove_mark_scheme_region(released)
+        except RuntimeError:
+            return None
+        return compute_checksum(released)

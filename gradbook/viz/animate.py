@@ -21,7 +21,7 @@ from importlib import resources
 
 import numpy as np
 
-from .draw import EDGE_COLOUR, ROLE_COLOURS, grad_text, legend_label, value_text
+from .draw import EDGE_COLOUR, ROLE_COLOURS, STATE_ROLES, grad_text, legend_label, value_text, word
 from .record import BackwardRecording
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -309,7 +309,7 @@ def _changes(recording: BackwardRecording) -> tuple[dict[str, str], list[dict[st
         base[f"{key}.fill"] = fill
     for slot, text in picture.slots.items():
         if slot.endswith("_saved_name"):
-            base[f"{slot[: -len('_name')]}.bg"] = COLOURS[text]
+            base[f"{slot[: -len('_name')]}.bg"] = COLOURS[STATE_ROLES.get(text, text)]  # its name in either language
     for eid in picture.edge_ids.values():
         base[f"{eid}.stroke"] = COLOURS["edge"]
         base[f"{eid}.width"] = "1"
@@ -330,7 +330,7 @@ def _changes(recording: BackwardRecording) -> tuple[dict[str, str], list[dict[st
                 change[f"{eid}.stroke"] = COLOURS["flowed"]
                 change[f"{eid}.width"] = _FLOWED_WIDTH
         if step.freed and f"{step.key}_saved_name" in base:
-            change[f"{step.key}_saved_name"] = "freed"
+            change[f"{step.key}_saved_name"] = word("freed")
             change[f"{step.key}_saved.bg"] = COLOURS["freed"]
         changes.append(change)
     if recording.error is not None and recording.error.key is not None:
@@ -340,7 +340,7 @@ def _changes(recording: BackwardRecording) -> tuple[dict[str, str], list[dict[st
         key = recording.error.key
         change[f"{key}.fill"] = COLOURS["refused"]
         if f"{key}_saved_name" in base:  # in words too, not by colour only (a projector, colour blindness)
-            change[f"{key}_saved_name"], change[f"{key}_saved.bg"] = "refused", COLOURS["refused"]
+            change[f"{key}_saved_name"], change[f"{key}_saved.bg"] = word("refused"), COLOURS["refused"]
         changes.append(change)
     return base, changes
 

@@ -10,6 +10,7 @@ Building the DOT needs no Graphviz binary; ``render.py`` turns it into SVG when 
 
 from __future__ import annotations
 
+import base64
 import html
 import re
 import subprocess
@@ -21,6 +22,8 @@ import graphviz
 import numpy as np
 
 from .. import from_numpy
+from ..language import translate
+from ._zh import ZH
 from .library import library_of, numpy_of
 from .model import GraphModel, GraphNode, node_names, tensor_names
 from .render import render
@@ -31,6 +34,7 @@ DEFAULT_SHOW = ("names", "data", "grad", "shape", "saved")
 _SHOWABLE = frozenset(DEFAULT_SHOW)
 
 # fill colour and legend text of each role: draw(), the animation frames and the widgets use these
+# (the texts in English; a drawing shows them in the language set, see ``word``)
 ROLE_COLOURS = {
     "leaf": ("#c6dbef", "leaf that requires grad (AccumulateGrad)"),
     "output": ("#c7e9c0", "output: a tensor passed to draw()"),
@@ -56,6 +60,24 @@ _SUFFIX = re.compile(r",\s*(dtype=gradbook\.\w+|size=\([\d, ]*\))", re.ASCII)
 _PRINTABLE = {"float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8", "bool"}
 
 _TABLE = '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
+
+
+def word(text: str) -> str:
+    """One of the drawing's own words (a row's name, a title, a legend text) in the language of
+    ``gradbook.set_language``; values, torch's class names and the variables' names are never
+    passed through it. English is returned as it is.
+
+    >>> import gradbook
+    >>> gradbook.set_language("zh"); word("grad"), word("freed")
+    ('梯度', '已释放')
+    >>> gradbook.set_language("en"); word("grad")
+    'grad'
+    """
+    return translate(text, ZH)
+
+
+# a saved row's name, in either language, to its role (the animation colours the row by it)
+STATE_ROLES = {text: role for role in ("saved", "freed", "refused") for text in (role, ZH[role])}
 
 
 class GraphDrawing(graphviz.Digraph):
@@ -94,6 +116,8 @@ class GraphDrawing(graphviz.Digraph):
         if "image/svg+xml" in wanted:
             try:
                 bundle["image/svg+xml"] = self.svg()
+                if "text/html" in wanted or include is None:  # the picture an untrusted notebook shows
+                    bundle["text/html"] = svg_image(bundle["image/svg+xml"], self.comment or "autograd graph")
             except (
                 graphviz.ExecutableNotFound,
                 OSError,
@@ -111,6 +135,17 @@ class GraphDrawing(graphviz.Digraph):
         if "text/plain" in wanted:
             bundle.setdefault("text/plain", f"<gradbook graph drawing: {self.comment or 'autograd graph'}>")
         return bundle
+
+
+def svg_image(svg: str, alt: str) -> str:
+    """``svg`` as an ``<img>`` with a data: URI, at its own size (never scaled below it: wider than
+    the page, it scrolls). JupyterLab and Notebook 7 do not show an SVG output of a notebook that
+    is not trusted (a fresh clone), and strip inline ``<svg>`` from HTML; an image survives."""
+    data = base64.b64encode(svg.encode()).decode()
+    return (
+        f'<div style="overflow-x:auto"><img alt="{html.escape(alt)}" style="max-width:none"'
+        f' src="data:image/svg+xml;base64,{data}"></div>'
+    )
 
 
 # ---------------------------------------------------------------- values in torch's format
@@ -208,16 +243,16 @@ def _tensor_rows(
     array = numpy_of(t)
     text, summarised = value_text(array)
     if "data" in show:
-        label.row("data", text)
+        label.row(word("data"), text)
     if grad and "grad" in show:
         g = grad_text(t.grad if t.is_leaf or t.retains_grad else None)
         if slots is None:
-            label.row("grad", g)
+            label.row(word("grad"), g)
         else:  # the animation fills it in, step by step
             slots[f"{key}_grad"] = g
-            label.row("grad", f"⟦{key}_grad⟧", slot=f"{key}_grad")
+            label.row(word("grad"), f"⟦{key}_grad⟧", slot=f"{key}_grad")
     if ("shape" in show and array.ndim > 0) or ("data" in show and summarised):
-        label.row("shape", _shape_text(array), mono=False)
+        label.row(word("shape"), _shape_text(array), mono=False)
 
 
 # ---------------------------------------------------------------- collapsing large graphs
@@ -295,7 +330,7 @@ def _node_label(
         label.title(node.label, small=True)
         _tensor_rows(label, node.tensor, show, grad=True, slots=slots, key=key)
     elif node.kind == "tensor":
-        label.title("Tensor (no grad_fn)", small=True)
+        label.title(word("Tensor (no grad_fn)"), small=True)
         _tensor_rows(label, node.tensor, show, grad=node.tensor.requires_grad, slots=slots, key=key)
     else:
         label.title(node.label, bold=name is None or "names" not in show)
@@ -304,9 +339,9 @@ def _node_label(
         if node.saves and "saved" in show:
             state = "freed" if node.freed else "saved"
             if slots is None:
-                label.row(state, ", ".join(node.saves), mono=False, colour=ROLE_COLOURS[state][0])
+                label.row(word(state), ", ".join(node.saves), mono=False, colour=ROLE_COLOURS[state][0])
             else:  # backward frees them at a step of the animation
-                slots[f"{key}_saved_name"] = state
+                slots[f"{key}_saved_name"] = word(state)
                 label.row(
                     f"⟦{key}_saved_name⟧",
                     ", ".join(node.saves),
@@ -337,13 +372,13 @@ def _fill(roles: list[str]) -> str:
 
 def legend_label(frames: bool = False) -> str:
     """The legend node's label: every role's colour and meaning (and the animation's, for frames)."""
-    rows = ['<TR><TD COLSPAN="2"><B>legend</B></TD></TR>']
+    rows = [f'<TR><TD COLSPAN="2"><B>{_esc(word("legend"))}</B></TD></TR>']
     roles = ("leaf", "output", "retain_grad", "op", "constant", "saved", "freed")
     for role in (*roles, *FRAME_ROLES) if frames else roles:
         colour, text = ROLE_COLOURS[role]
-        rows.append(f'<TR><TD BGCOLOR="{colour}" WIDTH="18"> </TD><TD ALIGN="LEFT">{_esc(text)}</TD></TR>')
-    note = "dashed border: a constant, or a node whose saved tensors were freed"
-    rows.append(f'<TR><TD COLSPAN="2" ALIGN="LEFT">{note}</TD></TR>')
+        rows.append(f'<TR><TD BGCOLOR="{colour}" WIDTH="18"> </TD><TD ALIGN="LEFT">{_esc(word(text))}</TD></TR>')
+    note = word("dashed border: a constant, or a node whose saved tensors were freed")
+    rows.append(f'<TR><TD COLSPAN="2" ALIGN="LEFT">{_esc(note)}</TD></TR>')
     table = '<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3">'
     return f'<<FONT POINT-SIZE="8">{table}{"".join(rows)}</TABLE></FONT>>'
 
@@ -387,7 +422,7 @@ def draw_model(
     if max_nodes < 1:
         raise ValueError(f"draw() got max_nodes={max_nodes}; it must be at least 1")
 
-    g = GraphDrawing(comment=f"autograd graph of {len(model.nodes)} nodes")
+    g = GraphDrawing(comment=word(f"autograd graph of {len(model.nodes)} nodes"))
     g.attr("graph", rankdir=rankdir, fontname="Helvetica", fontsize="10")
     # a wider margin than Graphviz's 0.11 in leaves room for fonts wider than the Helvetica metrics
     # the layout assumed (a browser without Helvetica or Arial draws DejaVu Sans, about 15% wider)
@@ -462,7 +497,7 @@ def draw_model(
         g.attr(
             "graph",
             labelloc="t",
-            label=(
+            label=word(
                 f"Large graph: {len(model.nodes):,} nodes, at least max_nodes={max_nodes}. "
                 f"{len(groups):,} of them are hidden in {_plural(boxes, 'grey box', 'grey boxes')}; "
                 f"shown: {len(kept) - shown_leaves:,} nodes nearest the outputs and "
@@ -481,11 +516,11 @@ def _constant(g: GraphDrawing, node: GraphNode, slot: int, value: Any, name: str
     label = _Label()
     if name is not None and "names" in show:
         label.title(name, bold=True)
-    label.title("constant", small=value is not None or (name is not None and "names" in show))
+    label.title(word("constant"), small=value is not None or (name is not None and "names" in show))
     if value is not None and "data" in show:
-        label.row("data", value_text(numpy_of(value))[0])
+        label.row(word("data"), value_text(numpy_of(value))[0])
         if "shape" in show and value.ndim > 0:
-            label.row("shape", _shape_text(numpy_of(value)), mono=False)
+            label.row(word("shape"), _shape_text(numpy_of(value)), mono=False)
     colour = ROLE_COLOURS["constant"][0]
     g.node(key, label.html(), id=key, fillcolor=colour, style="rounded,filled,dashed", **{"class": "constant"})
     arg_names = node.arg_names
@@ -500,12 +535,12 @@ def _draw_groups(g: GraphDrawing, model: GraphModel, groups: Mapping[str, int]) 
             members.setdefault(groups[node.key], Counter())[node.label] += 1
     for group, classes in sorted(members.items()):
         label = _Label()
-        label.title(_plural(sum(classes.values()), "hidden node", "hidden nodes"), bold=True)
+        label.title(word(_plural(sum(classes.values()), "hidden node", "hidden nodes")), bold=True)
         ranked = sorted(classes.items(), key=lambda item: (-item[1], item[0]))
         for cls, count in ranked[:6]:
             label.title(f"{count:,} × {cls}")
         if len(ranked) > 6:
-            label.title(f"and {len(ranked) - 6} more kinds", small=True)
+            label.title(word(f"and {len(ranked) - 6} more kinds"), small=True)
         key = f"hidden{group}"
         colour = ROLE_COLOURS["hidden"][0]
         g.node(key, label.html(), id=key, shape="box3d", style="filled,dashed", fillcolor=colour, **{"class": "hidden"})

@@ -5,7 +5,6 @@ in the browser is ``_frontend.AnimationView``.
 
 from __future__ import annotations
 
-import base64
 import functools
 import html
 import io
@@ -17,7 +16,8 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..language import get_language, translate
+from ..language import colon, get_language, translate
+from ..viz.draw import svg_image
 from ._zh import ZH
 
 # a fixed size, so nothing around the status line moves when its text changes
@@ -179,10 +179,8 @@ def svgs_as_images(markup: str) -> str:
     trusted (a fresh clone) has its HTML outputs sanitised, which strips inline SVG to its bare
     text; an image with a data: URI survives, so the saved picture is what a student sees."""
 
-    def image(match: re.Match[str]) -> str:
-        svg = match.group(0)
-        data = base64.b64encode(svg.encode()).decode()
-        return f'<img alt="{html.escape(translate("gradbook picture", ZH))}" src="data:image/svg+xml;base64,{data}">'
+    def image(match: re.Match[str]) -> str:  # at its own size, scrolling sideways: text stays readable
+        return svg_image(match.group(0), translate("gradbook picture", ZH))
 
     return _SVG.sub(image, markup)
 
@@ -193,4 +191,4 @@ def drawing_svg(drawing: Any) -> str:
         return drawing.svg()
     except Exception as error:
         note = translate(f"no Graphviz renderer ({error})", ZH)
-        return f"<pre>{html.escape(note)}:\n{html.escape(drawing.source)}</pre>"
+        return f"<pre>{html.escape(note)}{colon().rstrip()}\n{html.escape(drawing.source)}</pre>"

@@ -76,7 +76,7 @@ ZH: dict[str, str] = prepare({
         "{node}（图中标为已释放，随后报错）在第一次 backward() 时已经释放了：{saved}。",
     "its saved tensors": "它保存的张量",
     "Build a new graph (new graph), or tick retain_graph before the first backward() to keep it.":
-        "新建一个计算图（新建计算图），或者在第一次 backward() 之前勾选 retain_graph 来保留计算图。",
+        "点“新建计算图”按钮，或者在第一次 backward() 之前勾选 retain_graph 来保留计算图。",
     # ---- GraphView
     "data": "数值",
     "grad": "梯度",

@@ -20,8 +20,9 @@ const CSS = `
 .gb-player button:hover { background: #eeeeee; }
 .gb-player button.gb-on { background: #1e88e5; color: #fff; border-color: #1565c0; }
 .gb-player input[type=range] { width: 180px; }
-.gb-player .gb-caption { flex: 1 1 200px; min-width: 0; font-weight: bold; overflow: hidden; text-overflow: ellipsis;
-  white-space: nowrap; }
+.gb-player { min-width: 0; max-width: 100%; }
+.gb-player .gb-caption { font-weight: bold; white-space: normal; overflow-wrap: anywhere; min-height: 1.4em;
+  margin: 0 0 4px; }
 .gb-player .gb-body { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start; }
 .gb-player .gb-graph { flex: 1 1 420px; min-width: 280px; position: relative; overflow: hidden; border: 1px solid #e0e0e0;
   border-radius: 3px; background: #fff; touch-action: none; cursor: grab; resize: vertical; }
@@ -92,8 +93,7 @@ function gradbookPlayer(model, el) {
   slider.min = 0;
   slider.title = labels.step;
   bar.appendChild(slider);
-  const caption = make("span", "gb-caption");
-  bar.appendChild(caption);
+  const caption = make("div", "gb-caption"); // its own line, wrapped: a refusal is long, and the box keeps its width
   const fit = button(labels.fit, labels.fitTitle);
   const all = button(labels.all, labels.allTitle);
   const zoomIn = button("+", labels.zoomIn), zoomOut = button("−", labels.zoomOut);
@@ -111,7 +111,7 @@ function gradbookPlayer(model, el) {
     play.textContent = timer ? labels.pause : labels.play;
   }
   body.append(graph, side);
-  root.append(bar, body);
+  root.append(bar, caption, body);
   el.replaceChildren(root);
   el.style.flex = "1 1 auto"; // fill the box it is given (an ipywidgets HBox is a flex row)
   el.style.minWidth = "0";

@@ -1,0 +1,261 @@
+"""A new user's first hour, in JupyterLab in Debian's chromium, English and Chinese, on a projector
+(1024×768) and a laptop (1600×1000): every lesson opened as after a clone (untrusted, not run) shows
+each saved drawing and widget as a picture and is not marked changed by opening it; lesson 01 run,
+``backward()`` pressed twice on one graph shows the graph with the refused node and torch's message
+wrapped inside the box; Play on the last frame plays again from the first.
+
+Skipped without /usr/bin/chromium or playwright. The server and kernels run in a temporary folder;
+a watchdog stops them if a case runs past ``DEADLINE`` seconds. Screenshots are kept in the test's
+temporary folder (look at them).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parent.parent
+DEADLINE = 420  # seconds per case, server start included (a loaded 2-core machine)
+STEP = 90_000  # ms for any single wait in the page
+SIZES = [(1024, 768), (1600, 1000)]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM} (apt-get install chromium)"),
+]
+
+
+def _lessons(language: str) -> list[Path]:
+    folder = ROOT / "notebooks" / ("zh" if language == "zh" else "")
+    return sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def lab(tmp_path, request):
+    """JupyterLab on a copy of one language's lessons (untrusted, as cloned); yields its URL."""
+    language = request.param
+    home, work = tmp_path / "home", tmp_path / "work"
+    for d in ("config", "data", "runtime", "ipython"):
+        (home / d).mkdir(parents=True)
+    work.mkdir()
+    for lesson in _lessons(language):
+        shutil.copy(lesson, work / lesson.name)
+    shutil.copy(ROOT / "notebooks" / "matplotlibrc", work / "matplotlibrc")
+    env = dict(
+        os.environ,
+        HOME=str(home),
+        JUPYTER_CONFIG_DIR=str(home / "config"),
+        JUPYTER_DATA_DIR=str(home / "data"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+        IPYTHONDIR=str(home / "ipython"),
+        JUPYTER_PLATFORM_DIRS="1",
+        JUPYTERLAB_SETTINGS_DIR=str(home / "config" / "lab" / "user-settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(home / "config" / "lab" / "workspaces"),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    )
+    settings = home / "config" / "lab" / "user-settings" / "@jupyterlab"
+    (settings / "apputils-extension").mkdir(parents=True)
+    (settings / "apputils-extension" / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    # every cell in the page (JupyterLab otherwise renders cells out of view lazily)
+    (settings / "notebook-extension").mkdir(parents=True)
+    (settings / "notebook-extension" / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
+    (home / "config" / "labconfig").mkdir()
+    (home / "config" / "labconfig" / "page_config.json").write_text(
+        json.dumps({"disabledExtensions": {"@jupyter/nbgrader": True}})
+    )
+    port = _free_port()
+    log = open(tmp_path / "jupyterlab.log", "wb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+         "--ServerApp.port_retries=0", "--ServerApp.token=", "--ServerApp.password=",
+         "--ServerApp.disable_check_xsrf=True", f"--ServerApp.root_dir={work}", "--LabApp.expose_app_in_browser=True",
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+         *(["--allow-root"] if os.getuid() == 0 else [])],
+        cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+
+    def stop() -> None:
+        if server.poll() is None:
+            try:
+                os.killpg(server.pid, signal.SIGTERM)
+                server.wait(10)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                with _quiet():
+                    os.killpg(server.pid, signal.SIGKILL)
+                server.wait(5)
+
+    watchdog = threading.Timer(DEADLINE, stop)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        url = f"http://127.0.0.1:{port}"
+        start = time.monotonic()
+        while True:
+            if server.poll() is not None:
+                pytest.fail(f"jupyterlab exited: {(tmp_path / 'jupyterlab.log').read_text()[-2000:]}")
+            with _quiet():
+                with urllib.request.urlopen(f"{url}/api/status", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            if time.monotonic() - start > 90:
+                pytest.fail("jupyterlab did not start in 90 s")
+            time.sleep(0.3)
+        yield url, work, language
+    finally:
+        watchdog.cancel()
+        stop()
+        log.close()
+
+
+class _quiet:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, *_):
+        return kind is not None and issubclass(kind, OSError)
+
+
+def _open(page, url: str, name: str) -> None:
+    page.goto(f"{url}/lab/tree/{name}")
+    page.wait_for_function(
+        "name => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+        " return w && w.title.label === name && w.context && w.context.isReady"
+        " && w.sessionContext.session && w.sessionContext.session.kernel"
+        " && w.sessionContext.session.kernel.status === 'idle'; }",
+        arg=name,
+    )
+
+
+def _dirty(page) -> bool:
+    return page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
+
+
+def _pictures(page) -> list[dict]:
+    """Each output of the open notebook that should be a picture: its images (decoded) and text."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.jp-OutputArea-output')].map(o => ({
+            mime: o.dataset.mimeType || '',
+            text: o.innerText.slice(0, 200),
+            images: [...o.querySelectorAll('img')].map(i => ({
+                src: i.src.slice(0, 40), natural: i.naturalWidth, shown: i.getBoundingClientRect().width,
+                visible: i.offsetParent !== null, nh: i.naturalHeight })),
+        }))"""
+    )
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lab", ["en", "zh"], indirect=True)
+def test_a_new_user_opens_every_lesson_and_runs_lesson_01(lab, size, tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    url, work, language = lab
+    expect = sync_api.expect
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            page.set_default_timeout(STEP)
+            drawings = 0
+            for lesson in _lessons(language):
+                _open(page, url, lesson.name)
+                time.sleep(1.5)  # the kernel's info reply has come: what JupyterLab would write back is in
+                assert not _dirty(page), f"{lesson.name}: opening it marked it changed"
+                for output in _pictures(page):
+                    assert "<gradbook graph drawing" not in output["text"], (lesson.name, output)
+                    assert "Matplotlib v" not in output["text"] and "AccumulateGrad grad" not in output["text"]
+                    for image in output["images"]:
+                        assert image["src"].startswith("data:image/"), (lesson.name, image)
+                        assert image["natural"] > 0, (lesson.name, image)  # it decoded
+                        # never shrunk below its own size: the graph's 10 pt text stays ≥ 10 px
+                        # (an image in a closed <details>, a worked answer, is not laid out; a PNG plot may fit)
+                        if image["visible"] and image["src"].startswith("data:image/svg+xml"):
+                            assert image["shown"] >= image["natural"] - 1, (lesson.name, image)
+                    drawings += bool(output["images"])
+                assert page.locator(".jp-Notebook .gb-player").count() == 0  # untrusted: no script ran
+                page.screenshot(path=str(tmp_path / f"{lesson.stem}_untrusted.png"))
+                page.evaluate(
+                    "() => { window.gbClosing = window.jupyterapp.shell.currentWidget; window.gbClosing.close(); }"
+                )
+                time.sleep(1)  # closing a changed notebook would ask to save, in a dialog
+                assert page.locator(".jp-Dialog").count() == 0, f"{lesson.name}: closing asked to save"
+                assert page.evaluate("() => window.gbClosing.isDisposed"), f"{lesson.name}: it did not close"
+            assert drawings >= 20  # every lesson has saved graphs, plots and widgets
+
+            # lesson 01, run: backward() twice on one graph is refused, and the graph stays in view
+            first = _lessons(language)[0].name
+            _open(page, url, first)
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            accumulation = page.locator(".gradbook-accumulation-lab").first
+            accumulation.locator(".gb-player[data-ready='1']").wait_for(state="attached")
+            accumulation.scroll_into_view_if_needed()
+            press = accumulation.locator("button").nth(1)  # new graph, backward(), ...
+            assert press.inner_text() == "backward()"
+            press.click()
+            expect(accumulation.locator(".gradbook-history")).to_contain_text("+4.")
+            press.click()
+            player = accumulation.locator(".gb-player")
+            refused = (  # the refused node is filled with draw()'s "refused" colour
+                "e => [...e.querySelectorAll('.gb-graph [fill]')]"
+                ".some(n => n.getAttribute('fill').toLowerCase() === '#ff8a80')"
+            )
+            page.wait_for_function(
+                f"() => ({refused})(document.querySelector('.gradbook-accumulation-lab .gb-player'))"
+            )
+            box = page.evaluate(
+                "() => window.jupyterapp.shell.currentWidget.content.node.getBoundingClientRect().toJSON()"
+            )
+            shown = player.bounding_box()
+            assert shown["width"] <= box["width"], (shown, box)  # the refusal never widens the box
+            caption = player.locator(".gb-caption")
+            assert "MulBackward0" in caption.inner_text()
+            assert caption.bounding_box()["height"] > 20 and caption.bounding_box()["width"] <= shown["width"]
+            graph = player.locator(".gb-graph").bounding_box()
+            nodes = player.locator(".gb-graph g.node")
+            assert nodes.count() >= 2
+            for k in range(nodes.count()):  # every node inside the box: the graph did not vanish
+                node = nodes.nth(k).bounding_box()
+                assert (
+                    node
+                    and graph["x"] - 1 <= node["x"]
+                    and node["x"] + node["width"] <= graph["x"] + graph["width"] + 1
+                )
+            accumulation.screenshot(path=str(tmp_path / f"refused_{language}_{size[0]}.png"))
+
+            # Play on the last frame plays again from the first, then stops at the last
+            bar = player.locator(".gb-bar button")  # |◀ ◀ play ▶ ▶| (titles are in the lesson's language)
+            accumulation.locator("button").nth(0).click()  # new graph
+            press.click()
+            at_end = (  # the new pass has played to its end
+                "e => { const last = e.querySelector('input[type=range]').max;"
+                " return +last > 0 && e.dataset.frame === last; }"
+            )
+            page.wait_for_function(f"() => ({at_end})(document.querySelector('.gradbook-accumulation-lab .gb-player'))")
+            frames = int(player.locator("input[type=range]").get_attribute("max"))
+            assert frames >= 1
+            bar.nth(4).click()  # the last frame (already there)
+            bar.nth(2).click()  # play
+            expect(player).to_have_attribute("data-frame", "0", timeout=5_000)
+            expect(player).to_have_attribute("data-frame", str(frames), timeout=20_000)
+            shot = accumulation.screenshot()
+            assert base64.b64encode(shot)  # a picture was taken (kept for looking at)
+            (tmp_path / f"played_{language}_{size[0]}.png").write_bytes(shot)
+        finally:
+            browser.close()
