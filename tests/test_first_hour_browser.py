@@ -12,6 +12,7 @@ temporary folder (look at them).
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -99,7 +100,7 @@ def lab(tmp_path, request):
                 os.killpg(server.pid, signal.SIGTERM)
                 server.wait(10)
             except (ProcessLookupError, subprocess.TimeoutExpired):
-                with _quiet():
+                with contextlib.suppress(OSError):
                     os.killpg(server.pid, signal.SIGKILL)
                 server.wait(5)
 
@@ -112,7 +113,7 @@ def lab(tmp_path, request):
         while True:
             if server.poll() is not None:
                 pytest.fail(f"jupyterlab exited: {(tmp_path / 'jupyterlab.log').read_text()[-2000:]}")
-            with _quiet():
+            with contextlib.suppress(OSError):
                 with urllib.request.urlopen(f"{url}/api/status", timeout=2) as response:
                     if response.status == 200:
                         break
@@ -124,14 +125,6 @@ def lab(tmp_path, request):
         watchdog.cancel()
         stop()
         log.close()
-
-
-class _quiet:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, *_):
-        return kind is not None and issubclass(kind, OSError)
 
 
 def _open(page, url: str, name: str) -> None:
