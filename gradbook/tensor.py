@@ -986,7 +986,8 @@ class Tensor:
 
     def __bool__(self) -> builtins.bool:
         if self._array.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            many = "no values" if self._array.size == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {many} is ambiguous")
         return builtins.bool(self._array)
 
     def __float__(self) -> builtins.float:

@@ -20,8 +20,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+import gradbook
+from gradbook.grading.judge import judge, split
+from gradbook.grading.probe import encode
 from gradbook.grading.scan import scan_notebook, scan_source
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,6 +74,11 @@ FLAGGED = {
     "from gradbook.exercises import lesson05\nlesson05._hidden_functions()": "private name _hidden_functions",
     "import gradbook as torch\ntorch.exercises.lesson07._descent()": "private name _descent",
     "import gradbook.exercises.lesson01 as L\nL._hidden_problem()": "private name _hidden_problem",
+    # the independent tester's back doors (tests/attacks/REPORT.md): an allowed module's own modules
+    "import numpy as np\nnp._core.records.os.system('id')": "private name _core of the imported np",
+    "import numpy as np\nnp.ctypeslib.ctypes.CDLL(None)": "reaches the module ctypes",
+    "import gradbook as torch\ntorch._typing.sys.modules['x'] = 1": "private name _typing of the imported torch",
+    "import numpy as np\nm = np.random\nm.os.getcwd()": "reaches the module os",
 }
 
 
@@ -159,6 +168,20 @@ ATTACKS = {  # student: (assignment, {answer grade_id: code}); every other answe
     "renamed_cos": ("04_reading_the_graph", {"graph_chain_answer": (
         "def build(x):\n    out = x.cos()\n    type(out.grad_fn).__name__ = 'ExpBackward0'\n    return (out * 2).sum()"
     )}),
+    # empty answers: allclose broadcasts a (0, n) tensor against anything, so it "equals" every answer
+    # (end to end here; every judge of the course on empty values: test_no_judge_passes_an_empty_answer)
+    "empty_step": ("01_accumulation", {"training_step_answer": (
+        "def step(w, x, y, lr):\n    with torch.no_grad():\n        w.data = torch.zeros(0, 2)"
+    )}),
+    "empty_vjp": ("02_vjp", {
+        "vjp_answer": "vjp = torch.zeros(0, 3)", "jacobian_answer": "jacobian = torch.zeros(0, 3, 2)",
+        "backward_rule_answer": (
+            "class XSinX(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+            "        return torch.zeros(0, *x.shape, dtype=x.dtype)\n    @staticmethod\n"
+            "    def backward(ctx, grad_output):\n        return None"
+        ),
+    }),
+    "empty_saved": ("04_reading_the_graph", {"saved_answer": "saved = torch.zeros(0, 2)"}),
     "lying_answer": ("02_vjp", {"vjp_answer": (
         "class Anything(list):\n    def __eq__(self, other):\n        return True\n    def __repr__(self):\n"
         "        raise RuntimeError('no')\nvjp = Anything([0.0, 0.0, 0.0])"
@@ -192,6 +215,17 @@ except OSError:
 print('UID', os.getuid())
 three_calls = 4.0
 """
+MARKUP = (  # an honest answer that also shows markup, which must not reach a grader's or student's page
+    "class Shown:\n"
+    "    def _repr_html_(self):\n        return '<img src=x onerror=\"document.title=1\"><script>MARKUP()</script>'\n"
+    "    def _repr_svg_(self):\n        return '<svg onload=\"MARKUP()\"></svg>'\n"
+    "    def _repr_javascript_(self):\n        return 'MARKUP()'\n"
+    "three_calls = 12.0\nShown()"
+)
+SWALLOWS_INTERRUPT = (  # the right answer, then a loop the timeout's interrupt cannot end
+    "after_zeroing = 32.0\nwhile True:\n    try:\n        while True:\n            pass\n"
+    "    except KeyboardInterrupt:\n        pass"
+)
 LEAK_ENV = "import os\nprint(dict(os.environ))\nprint(open('/proc/self/environ').read())\nthree_calls = 4.0"
 
 
@@ -309,9 +343,25 @@ def graded(tmp_path_factory):
     nb = nbformat.read(loop, as_version=4)
     _answer_cells(nb)[0].source = "while True:\n    pass"
     nbformat.write(nb, loop)
+    submit("swallows_interrupt", "01_accumulation", "honest")  # honest, but the second answer never ends
+    path = root / "submitted" / "swallows_interrupt" / "01_accumulation" / "accumulation.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    _answer_cells(nb)[1].source = SWALLOWS_INTERRUPT
+    nbformat.write(nb, path)
+    submit("markup", "01_accumulation", "honest")
+    path = root / "submitted" / "markup" / "01_accumulation" / "accumulation.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    _answer_cells(nb)[0].source = MARKUP
+    nb.cells.insert(1, nbformat.v4.new_markdown_cell("a note <script>MARKUP()</script> <svg onload=MARKUP()>"))
+    nbformat.write(nb, path)
+    def duplicate_a_test(nb):  # nbgrader itself refuses it ("exists multiple times")
+        test = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade"))
+        nb.cells.insert(nb.cells.index(test), nbformat.from_dict(json.loads(json.dumps(test))))
+
+    submit("dup_cell", "01_accumulation", "honest", duplicate_a_test)
     submit("leak_env", "01_accumulation", {"three_calls_answer": LEAK_ENV})
     submit("limits", "01_accumulation", {"three_calls_answer": LIMITS})
-    may_fail = {"edit_metadata", *REFUSED}
+    may_fail = {"edit_metadata", "dup_cell", *REFUSED}
     for assignment in NOTEBOOKS:  # every attacker and the blank one (nbgrader itself refuses one)
         run("autograde", assignment, "--jobs", "2", "--", "--create", "--force", tool="gradbook", may_fail=may_fail)
     for assignment in NOTEBOOKS:  # graded after the attackers: a wrong answer still gets nothing
@@ -387,6 +437,7 @@ def test_every_attack_ends_at_zero(graded, student):
 def test_code_tricks_are_flagged_for_a_person(graded):
     _, _, report, _ = graded
     behaviour_only = {"only_apply", "seed_two", "zero_the_data", "lying_answer"}  # wrong, not tampering
+    behaviour_only |= {student for student in ATTACKS if student.startswith("empty_")}
     for student in ATTACKS:
         assert (f"/ {student} /" in report) == (student not in behaviour_only), (student, report)
     assert "needs manual grade" in report
@@ -469,6 +520,39 @@ def test_a_cell_that_never_ends_costs_only_its_own_points(graded):
     assert _scores(root, "loop_once")["01_accumulation"][:2] == (3.0, 4.0)
 
 
+def test_a_submission_nbgrader_refuses_is_in_the_report(graded):
+    root, _, report, _ = graded
+    assert "01_accumulation / dup_cell / (submission): needs manual grade" in report, report
+    assert "multiple times" in report
+    assert _scores(root, "dup_cell").get("01_accumulation", (0.0,))[0] == 0.0
+
+
+def test_a_cell_that_ignores_the_interrupt_costs_only_its_own_points(graded):
+    root, _, _, _ = graded  # Q2 (1 point) never ends; the kernel is restarted and Q1 and Q3 still count
+    assert _scores(root, "swallows_interrupt")["01_accumulation"][:2] == (3.0, 4.0)
+
+
+def test_no_markup_of_a_student_reaches_the_grader_or_the_feedback(graded):
+    nbformat = pytest.importorskip("nbformat")
+    root, _, _, _ = graded
+    autograded = root / "autograded" / "markup" / "01_accumulation" / "accumulation.ipynb"
+    nb = nbformat.read(autograded, as_version=4)
+    shown = json.dumps([c.get("outputs", []) if c.cell_type == "code" else c.source for c in nb.cells])
+    assert "__main__.Shown" in shown  # the text/plain of the display is kept
+    env = {
+        **os.environ,
+        "HOME": str(root.parent / "home"),
+        "JUPYTER_RUNTIME_DIR": str(root.parent / "jupyter_runtime_dir"),
+    }
+    command = ["generate_feedback", "01_accumulation", "--student", "markup", "--force"]
+    subprocess.run([sys.executable, "-m", "nbgrader", *command], cwd=root, check=True, capture_output=True, env=env)
+    html = (root / "feedback" / "markup" / "01_accumulation" / "accumulation.html").read_text()
+    for text in (shown, html):
+        assert "a note" in text and "MARKUP()" in text  # shown, as text
+        assert not re.search(r"<script>MARKUP|<svg onload|<img src=x onerror|MARKUP\(\)\s*</script>", text)
+    assert '"application/javascript"' not in shown and '"text/html"' not in shown and '"image/svg+xml"' not in shown
+
+
 def test_the_kernel_sees_none_of_the_graders_environment(graded):
     root, _, _, _ = graded
     text = (root / "autograded" / "leak_env" / "01_accumulation" / "accumulation.ipynb").read_text()
@@ -514,6 +598,28 @@ def test_feedback_hides_every_delimiter_form_nbgrader_accepts(form):
 
     shown = hide_hidden_tests(f"check(a)\n{form}\nassert a == 12\n# END HIDDEN TESTS\nafter()")
     assert "12" not in shown and shown.endswith("after()") and "hidden tests ran here" in shown
+
+
+def _judges():
+    nbformat = pytest.importorskip("nbformat")
+    for path in sorted(COURSE.glob("source/*/*.ipynb")):  # all ten assignments
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            if cell.metadata.get("nbgrader", {}).get("grade") and cell.cell_type == "code":
+                _, _, judge_source = split(cell.source)
+                if judge_source:
+                    yield pytest.param(judge_source, id=cell.metadata["nbgrader"]["grade_id"])
+
+
+EMPTY = [np.zeros(0), np.zeros((0, 3)), np.zeros((0, 3, 2)), gradbook.zeros(0, 2), gradbook.zeros(0, 3, 1), [], ""]
+
+
+@pytest.mark.parametrize("judge_source", list(_judges()))
+def test_no_judge_passes_an_empty_answer(judge_source):
+    keys = set(re.findall(r'probe\["(\w+)"\]', judge_source))
+    for empty in EMPTY:  # every value the judge reads is empty (allclose would broadcast it against anything)
+        values = encode(dict.fromkeys(keys, empty))
+        assert judge(judge_source, {"ok": True, "values": values}) is not None, (empty, judge_source)
 
 
 def test_the_judge_reads_only_plain_data():

@@ -518,6 +518,8 @@ CASES = {
     "softmax of inf": lambda T: T.tensor([math.inf, 0.0]).softmax(0),
     "overflow in backward": lambda T: grad_of(T, lambda x: x * x * x, [1e30]),
     "in-place overflow": lambda T: T.tensor([3e38]).mul_(10),
+    "bool of an empty tensor": lambda T: bool(T.zeros(0, 3)),
+    "bool of two values": lambda T: bool(T.ones(2)),
     "sgd step overflow": lambda T: (lambda w: (w.__isub__(1e38 * T.tensor([-1e10])), w)[1])(T.tensor([1.0])),
 }
 

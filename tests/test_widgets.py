@@ -52,6 +52,28 @@ def test_seed_example_1_accumulates_4_8_12_then_14():
     assert list(lab._lines[0].get_ydata()) == [4.0, 8.0, 12.0, 14.0]
 
 
+def test_a_reset_has_its_own_row_and_line_and_the_table_keeps_the_newest_rows():
+    lab = AccumulationLab(lambda x: x * x, x=3.0)
+    lab.backward()  # 6
+    lab.zero_grad(set_to_none=True)
+    lab.new_graph()
+    lab.backward()  # 6 again, from None
+    lab.zero_grad(set_to_none=False)
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", lab.table.value)
+    text = [re.sub(r"<[^>]+>", "|", row).strip("|") for row in rows]
+    assert text[1:] == ["1||1||+6.||6.", "x.grad = None||None", "2||2||+6.||6.", "x.grad.zero_()||0."], text
+    assert [line.get_xdata()[0] for line in lab._reset_lines] == [1.5, 2.5]  # between the calls
+    assert lab.x.grad.item() == 0.0 and [r["grad"] for r in lab.history] == [6.0, 6.0]  # history: calls only
+    for _ in range(9):
+        lab.new_graph()
+        lab.backward()
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", lab.table.value)
+    assert len(rows) == 1 + 7 and "… 7 earlier rows (lab.history)" in rows[1]  # 13 rows: 7 counted, 6 shown
+    assert "11" in rows[-1] and "+6." in rows[-1] and ">54.<" in rows[-1]  # the newest call: 9 × 6 after the zero_()
+    legend = [t.get_text() for t in lab.plot.ax.get_legend().get_texts()]
+    assert legend == ["x.grad after the call", "x.grad = None", "added by the call"], legend
+
+
 def test_buttons_call_the_same_methods():
     lab = AccumulationLab(lambda x: x * x, x=2.0)
     lab.buttons["backward()"].click()

@@ -22,6 +22,7 @@ import concurrent.futures
 import json
 import os
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -215,22 +216,25 @@ STAGE_CONFIG = """\
 # nbgrader's execution step replaced by gradbook's (the judging runs outside the student's kernel),
 # and its OverwriteCells by one that does not call every released test cell with hidden tests changed
 load_subconfig({config!r})
-from nbconvert.preprocessors import ClearMetadataPreprocessor
-from nbgrader.preprocessors import (
-    AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds, IgnorePattern, LimitOutput,
-    OverwriteKernelspec, SaveAutoGrades,
-)
+from nbgrader.converters import Autograde
+from nbgrader.preprocessors import Execute, OverwriteCells
+from traitlets.utils.importstring import import_item
 from gradbook.grading.judge import JudgeOutside, OverwriteReleasedCells
 c = get_config()
 c.CourseDirectory.root = {root!r}
 c.CourseDirectory.db_url = {db!r}
-c.Autograde.sanitize_preprocessors = [
-    ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteReleasedCells, CheckCellMetadata,
-]
-c.Autograde.autograde_preprocessors = [
-    JudgeOutside, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades, AssignLatePenalties,
-    CheckCellMetadata,
-]
+
+
+def _swap(name, old, new):  # the course's list (or nbgrader's own), with one of nbgrader's steps replaced
+    chosen = c.Autograde[name] if name in c.Autograde else Autograde.class_traits()[name].default()
+    chosen = [import_item(p) if isinstance(p, str) else p for p in chosen]
+    if old not in chosen and new not in chosen:
+        raise ValueError(f"gradbook-grade replaces {{old.__name__}} in Autograde.{{name}}, which has none")
+    return [new if p is old else p for p in chosen]
+
+
+c.Autograde.sanitize_preprocessors = _swap("sanitize_preprocessors", OverwriteCells, OverwriteReleasedCells)
+c.Autograde.autograde_preprocessors = _swap("autograde_preprocessors", Execute, JudgeOutside)
 """
 
 
@@ -351,9 +355,14 @@ def autograde(
                     continue
                 sys.stderr.write(done.stderr[-20000:])
                 _place(stage, course, name, assignment)
+                if name in flagged_all:  # at once: a flagged submission never holds its scores for the run
+                    _mark_flagged(course, assignment, {name: flagged_all[name]})
                 if done.returncode != 0:
                     failed.append(name)
-                    print(f"not graded: {_plain(name)}/{assignment}: nbgrader could not grade it (its log is above)")
+                    said = re.findall(r"^\[\w+ \| (?:ERROR|WARNING)\] (.+)$", done.stderr, re.M)[-2:]  # what, and why
+                    why = "nbgrader could not grade it" + (f": {'; '.join(said)[:400]}" if said else "")
+                    print(f"not graded: {_plain(name)}/{assignment}: {_plain(why)} (its log is above)")
+                    _refuse(course, assignment, name, why)  # in the report, and needs manual grade
     if flagged_all:
         _mark_flagged(course, assignment, flagged_all)
     return 1 if failed else 0

@@ -1,14 +1,23 @@
-"""Feedback that shows the result of the hidden tests, not their code.
+"""Feedback that shows the result of the hidden tests, not their code, and no markup of the student's.
 
 nbgrader's feedback is the autograded notebook as HTML, so by default it shows each test cell
 whole, hidden tests included, and a failing hidden assert's traceback quotes its line. This
 preprocessor, run by ``nbgrader generate_feedback`` (the course's ``nbgrader_config.py`` adds it),
 replaces each hidden region with one line, and each error output of a test cell with its message
 alone (the checks' messages say what was expected in words, never the value).
+
+A student's notebook is also shown to people: the autograded notebook to the grader (formgrader,
+JupyterLab) and the feedback page to the student and whoever they send it to. Markup from the
+student (an ``HTML`` display that runs a script, an SVG with an ``onload``, a Markdown cell with a
+``<script>``, image metadata that nbconvert writes into an ``<img>`` tag) must not run there. So
+``safe_outputs`` keeps of each output what is shown as text or as a plain PNG/JPEG picture, and
+``safe_markdown`` escapes the HTML of Markdown and raw cells, as nbconvert's ``SanitizeHTML`` does;
+both run when the notebook is graded (``judge.JudgeOutside``) and again here.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from nbconvert.preprocessors import Preprocessor
@@ -16,6 +25,47 @@ from traitlets import Bool
 
 BEGIN, END = "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"  # matched anywhere in a line, as nbgrader does
 HIDDEN_NOTE = "# (hidden tests ran here; their result is below)"
+SHOWN_AS_IS = ("text/plain",)
+PICTURES = ("image/png", "image/jpeg")
+BASE64 = re.compile(r"[A-Za-z0-9+/=\s]*")
+
+
+def safe_outputs(outputs: list) -> list:
+    """``outputs`` with nothing that a notebook viewer or nbconvert would run or write as markup:
+    of a display or result, its text and its PNG/JPEG picture (when it is plain base64), no metadata;
+    a display that had only markup says so in text.
+
+    >>> safe_outputs([{"output_type": "display_data", "metadata": {"image/png": {"width": "1 onerror=x"}},
+    ...                "data": {"text/html": "<script>x()</script>", "image/png": "iVBO"}}])
+    [{'output_type': 'display_data', 'metadata': {}, 'data': {'image/png': 'iVBO'}}]
+    >>> safe_outputs([{"output_type": "display_data", "metadata": {}, "data": {"application/javascript": "x()"}}]
+    ...              )[0]["data"]["text/plain"]
+    '[an application/javascript output, not kept]'
+    """
+    kept = []
+    for output in outputs:
+        if output.get("output_type") not in ("display_data", "execute_result"):
+            kept.append(output)
+            continue
+        data = output.get("data", {})
+        safe = {k: v for k, v in data.items() if k in SHOWN_AS_IS and isinstance(v, str)}
+        safe |= {k: v for k, v in data.items() if k in PICTURES and isinstance(v, str) and BASE64.fullmatch(v)}
+        if not safe:
+            safe = {"text/plain": f"[an {', '.join(sorted(data)) or 'empty'} output, not kept]"}
+        output["data"], output["metadata"] = type(data)(safe), type(data)()
+        kept.append(output)
+    return kept
+
+
+def safe_markdown(source: str) -> str:
+    """A Markdown or raw cell's ``source`` with its HTML escaped but for nbconvert's safe tags.
+
+    >>> safe_markdown("**fine** <script>alert(1)</script> <b>bold</b>")
+    '**fine** &lt;script&gt;alert(1)&lt;/script&gt; <b>bold</b>'
+    """
+    from nbconvert.preprocessors.sanitize import SanitizeHTML
+
+    return SanitizeHTML().sanitize_html_tags(source)
 
 
 def hide_hidden_tests(source: str) -> str:
@@ -40,11 +90,15 @@ def hide_hidden_tests(source: str) -> str:
 
 class HideHiddenTests(Preprocessor):
     """For test cells (nbgrader ``grade`` without ``solution``): hidden regions out of the source,
-    tracebacks out of the errors (their message stays)."""
+    tracebacks out of the errors (their message stays). For every cell: no markup (the module)."""
 
     enabled = Bool(True, help="nbconvert runs a preprocessor only when it is enabled").tag(config=True)
 
     def preprocess_cell(self, cell: Any, resources: dict, index: int) -> tuple[Any, dict]:
+        if cell.cell_type in ("markdown", "raw"):
+            cell.source = safe_markdown(cell.source)
+        if cell.cell_type == "code":
+            cell.outputs = safe_outputs(cell.get("outputs", []))
         meta = cell.get("metadata", {}).get("nbgrader", {})
         if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution"):
             cell.source = hide_hidden_tests(cell.source)

@@ -10,13 +10,17 @@ cell of the course reads::
     assert abs(float(probe["three_calls"]) - 12.0) < 1e-6   # the judge: runs here, in the grader
     ### END HIDDEN TESTS
 
+A judge has ``torch`` (gradbook), ``np``, ``math`` and ``probe`` (the decoded values); it compares
+arrays with ``close(answer, expected)`` (imported from here): exact shape, then ``allclose``.
+
 The student's kernel (sandboxed, ``sandbox.py``) runs their cells in order, each test cell's
 visible part where it stands, and then, after the last cell, every probe. A probe hands out plain
 data only (``probe.encode``: numbers, tensors, arrays, strings, lists, through JSON with size
 caps). The judge parts, the expected values in them and the comparisons never enter the kernel:
 they run in this process, which never imports or calls student code, on the decoded values. Each
 test cell's outputs are then written here: the visible part's output as text (it cannot decide a
-score) and the judge's verdict, an ``error`` output when it failed, which is what nbgrader's
+score; other cells keep text and pictures, never markup: ``feedback.safe_outputs``) and the judge's
+verdict, an ``error`` output when it failed, which is what nbgrader's
 ``SaveAutoGrades`` reads. So code in the student's kernel can change only its own answers'
 values, which is answering the question, or not.
 
@@ -44,6 +48,7 @@ from nbgrader.preprocessors import ClearHiddenTests, ClearMarkScheme, Execute, O
 from nbgrader.utils import compute_checksum
 from traitlets import Integer
 
+from .feedback import safe_markdown, safe_outputs
 from .probe import MARK, MAX_BYTES, MAX_DEPTH, MAX_ITEMS, MAX_TEXT, ProbeError
 
 JUDGE = "### JUDGE"
@@ -183,6 +188,29 @@ def judge(source: str | None, result: dict | None) -> tuple[str, str] | None:
     return None
 
 
+def close(answer: Any, expected: Any, rtol: float = 1e-5, atol: float = 1e-8) -> bool:
+    """The judges' comparison: ``answer`` has exactly ``expected``'s shape and its numbers are close
+    to it (``np.allclose``'s tolerances). Not ``allclose`` alone, which broadcasts, so an empty
+    ``(0, 3)`` answer would equal anything; a wrong shape fails with a message naming both shapes.
+
+    >>> close(np.array([0.5, 0.0]), [0.5, 0.0]), close([[1.0, 2.0]], [[1.0, 2.0 + 1e-9]])
+    (True, True)
+    >>> close(np.zeros((0, 2)), [0.5, 0.0])
+    Traceback (most recent call last):
+    AssertionError: your answer has shape (0, 2); the question asks for shape (2,)
+    """
+
+    def numbers(value: Any) -> Any:
+        if isinstance(value, (list, tuple)):
+            return [numbers(v) for v in value]
+        return value.detach().numpy() if hasattr(value, "detach") else value
+
+    got, want = np.asarray(numbers(answer), dtype=float), np.asarray(numbers(expected), dtype=float)
+    if got.shape != want.shape:
+        raise AssertionError(f"your answer has shape {got.shape}; the question asks for shape {want.shape}")
+    return bool(np.allclose(got, want, rtol=rtol, atol=atol))
+
+
 def _plain(text: str) -> str:
     """``text`` with control characters escaped (for feedback and terminals)."""
     return "".join(c if c.isprintable() or c in "\n\t" else repr(c)[1:-1] for c in text)[:MAX_TEXT]
@@ -231,6 +259,7 @@ class JudgeOutside(Execute):
                 self.wait_for_reply(self.kc.kernel_info())
                 for index, cell in enumerate(self.nb.cells):
                     if cell.cell_type != "code":
+                        cell.source = safe_markdown(cell.source)  # (feedback.py: no student markup shown)
                         continue
                     if is_test(cell):
                         visible, probe, judge_source = split(cell.source)
@@ -239,7 +268,7 @@ class JudgeOutside(Execute):
                         shown = _text(outputs or [])
                         cell.outputs = [new_output("stream", name="stdout", text=shown)] if shown else []
                     else:
-                        cell.outputs = self._run(cell.source, index, keep=True) or []
+                        cell.outputs = safe_outputs(self._run(cell.source, index, keep=True) or [])
                 for index, (probe, _) in tests.items():
                     if probe is None:
                         results[index] = {"ok": True, "values": {"dict": {}}}
@@ -291,9 +320,9 @@ class JudgeOutside(Execute):
         """After a timeout: keep the kernel if it answers, else restart it and run again the cells
         that had finished (their outputs are already kept)."""
         self.timeout = 5
-        try:
-            self.wait_for_reply(self.kc.kernel_info())
-            return
+        try:  # (nbclient answers None, not an exception, when the reply does not come in time)
+            if self.wait_for_reply(self.kc.kernel_info()) is not None:
+                return
         except Exception:
             pass
         from nbclient.util import run_sync

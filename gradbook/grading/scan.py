@@ -13,6 +13,9 @@ It reads each code cell (without running anything) and flags:
   (``abs = ...``, ``def check_vjp``);
 - **the checks' own code**: a private name (``_three_calls``, ``lesson01._descend``) imported from
   or read on ``gradbook.exercises``;
+- **the back doors of allowed modules**: a private name read on an imported module or class
+  (``np._core``, ``torch._typing``), or a module reached as one's attribute (``np.ctypeslib.ctypes``,
+  ``x.sys.modules``);
 - **introspection**: dunder attributes that reach other objects' code or namespaces
   (``__globals__``, ``__builtins__``, ``__subclasses__``, ``__dict__``, ``__code__``...);
 - **shell and magics**: ``!command``, ``%magic`` and ``%%magic`` lines;
@@ -49,6 +52,10 @@ DUNDERS = {
     "__func__", "__self__", "__defaults__", "__kwdefaults__", "__reduce__", "__reduce_ex__", "__init_subclass__",
 }  # fmt: skip
 BUILTIN_NAMES = set(dir(builtins))
+MODULES_BEHIND = {  # modules an allowed module holds as an attribute (np.ctypeslib.ctypes, a module's .sys)
+    "os", "sys", "ctypes", "subprocess", "builtins", "importlib", "socket", "shutil", "pathlib", "gc", "inspect",
+    "sqlite3", "pickle", "marshal", "types", "threading", "multiprocessing", "signal", "posix", "io", "modules",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -130,8 +137,14 @@ class _Visitor(ast.NodeVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if node.attr in DUNDERS:
             self.flag(node, f"uses {node.attr}")
+        root = _root(node.value)
         if _private(node.attr) and _from_exercises(node.value, self.checks):
             self.flag(node, f"uses the private name {node.attr} of gradbook.exercises (the checks' own code)")
+        elif isinstance(root, ast.Name) and root.id in self.imported:  # np._core.records.os, np.ctypeslib.ctypes
+            if _private(node.attr):
+                self.flag(node, f"uses the private name {node.attr} of the imported {root.id}")
+            elif node.attr in MODULES_BEHIND:
+                self.flag(node, f"reaches the module {node.attr} through the imported {root.id}")
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:

@@ -38,7 +38,8 @@ def _plain(value: Any) -> Any:
     return a.tolist()
 
 
-_TABLE_HEIGHT = 170  # px of the history table; more calls scroll, the newest in view
+_TABLE_HEIGHT = 170  # px of the history table: its header and the last _TABLE_ROWS rows
+_TABLE_ROWS = 7  # rows shown (calls and resets); earlier ones are counted in a first row (all in .history)
 _ONES = "ones_like(y)"  # the editor's text for a gradient of ones too large to write out
 _WRITTEN_OUT = 64  # up to this many elements, the editor shows the numbers themselves
 
@@ -85,6 +86,7 @@ class AccumulationLab(StaticFallback, w.VBox):
         self.y: Tensor | None = None
         self.graphs = 0  # graphs built so far; the current one is number `graphs`
         self.history: list[dict[str, Any]] = []
+        self.resets: list[tuple[int, str]] = []  # (calls before it, "x.grad = None" or "x.grad.zero_()")
         self.recordings: list[Any] = []
         self.error: str | None = None
         self.max_nodes = max_nodes
@@ -120,7 +122,8 @@ class AccumulationLab(StaticFallback, w.VBox):
 
         self.view = AnimationView()
         self.table = w.HTML(layout=w.Layout(height=f"{_TABLE_HEIGHT}px", overflow="hidden", width="330px"))
-        self.plot = SvgFigure(3.5, 2.2)
+        self.plot = SvgFigure(3.5, 2.6)
+        self.plot.figure.subplots_adjust(top=1 - 0.5 / 2.6)  # the legend goes above the axes, never over a point
         ax = self.plot.ax
         ax.set_xlabel(translate("backward() call", ZH))
         ax.set_ylabel("x.grad")
@@ -128,6 +131,7 @@ class AccumulationLab(StaticFallback, w.VBox):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         self._lines: list[Any] = []
         self._reference_line: Any = None
+        self._reset_lines: list[Any] = []
         self._bars: list[Any] = []
         controls = w.HBox([*self.buttons.values(), self.retain_graph], layout=w.Layout(flex_flow="row wrap"))
         side = w.VBox([self.table, self.plot.widget], layout=w.Layout(width="350px"))
@@ -225,8 +229,10 @@ class AccumulationLab(StaticFallback, w.VBox):
             self.x.grad = None
         else:
             self.x.grad.zero_()
+        self.resets.append((len(self.history), "x.grad = None" if self.x.grad is None else "x.grad.zero_()"))
         self._set_status(None)
         self.status.value = note_html(f"x.grad is now {self.x.grad}")
+        self._update_history()
 
     # ---- the gradient editor ----
 
@@ -304,27 +310,40 @@ class AccumulationLab(StaticFallback, w.VBox):
         self.status.value = error_html(text, hint, kind)
 
     def _update_history(self) -> None:
+        cell = "<td style='padding:1px 6px;white-space:nowrap'>{}</td>"
         head = "".join(
-            f"<th style='padding:1px 6px;position:sticky;top:0;background:#fff'>{translate(h, ZH)}</th>"
+            f"<th style='padding:1px 6px;white-space:nowrap;border-bottom:1px solid #bdbdbd'>{translate(h, ZH)}</th>"
             for h in ("call", "graph", "added", "x.grad after")
         )
         rows = []
-        for row in self.history:
+        resets = {}
+        for calls, label in self.resets:
+            resets.setdefault(calls, []).append(label)
+        for index in range(len(self.history) + 1):
+            for label in resets.get(index, []):  # a reset between calls: its own row, in grey
+                value = "None" if label == "x.grad = None" else "0."
+                rows.append(
+                    "<tr style='color:#757575;font-style:italic'>"
+                    f"<td colspan='3' style='padding:1px 6px;white-space:nowrap'>{label}</td>{cell.format(value)}</tr>"
+                )
+            if index == len(self.history):
+                break
+            row = self.history[index]
+            grad = "None" if row["grad"] is None else short_value(np.asarray(row["grad"]))
             if row["error"]:
-                grad = "None" if row["grad"] is None else short_value(np.asarray(row["grad"]))
                 cells = (row["call"], row["graph"], translate("error", ZH), translate(f"{grad} (unchanged)", ZH))
                 style = "color:#b71c1c"
             else:
                 added = "—" if row["contribution"] is None else short_value(np.asarray(row["contribution"]))
-                grad = "None" if row["grad"] is None else short_value(np.asarray(row["grad"]))
                 cells, style = (row["call"], row["graph"], f"+{added}", grad), ""
-            rows.append(
-                f"<tr style='{style}'>" + "".join(f"<td style='padding:1px 6px'>{c}</td>" for c in cells) + "</tr>"
-            )
-        self.table.value = (  # a column-reverse box opens scrolled to its end: the newest call shows
-            f'<div style="display:flex;flex-direction:column-reverse;overflow-y:auto;max-height:{_TABLE_HEIGHT - 4}px">'
+            rows.append(f"<tr style='{style}'>" + "".join(cell.format(c) for c in cells) + "</tr>")
+        if len(rows) > _TABLE_ROWS:  # the newest rows, always in view, under a count of the others
+            kept = rows[len(rows) - _TABLE_ROWS + 1 :]
+            earlier = translate(f"… {len(rows) - len(kept)} earlier rows (lab.history)", ZH)
+            rows = [f"<tr style='color:#757575'><td colspan='4' style='padding:1px 6px'>{earlier}</td></tr>", *kept]
+        self.table.value = (
             '<table class="gradbook-history" style="font-size:12px;border-collapse:collapse">'
-            f"<tr>{head}</tr>{''.join(rows)}</table></div>"
+            f"<tr>{head}</tr>{''.join(rows)}</table>"
         )
         self._update_plot()
 
@@ -335,7 +354,8 @@ class AccumulationLab(StaticFallback, w.VBox):
         width = max((len(g) for g in grads if g is not None), default=1)
         series = [[g[i] if g is not None and i < len(g) else np.nan for g in grads] for i in range(min(width, 6))]
         while len(self._lines) < len(series):
-            (line,) = ax.plot([], [], marker="o", label=f"x.grad[{len(self._lines)}]" if width > 1 else "x.grad")
+            label = f"x.grad[{len(self._lines)}]" if width > 1 else translate("x.grad after the call", ZH)
+            (line,) = ax.plot([], [], marker="o", label=label)
             self._lines.append(line)
         for line, ys in zip(self._lines, series):
             line.set_data(calls, ys)
@@ -349,14 +369,20 @@ class AccumulationLab(StaticFallback, w.VBox):
                 if r["contribution"] is not None
             ]
             if added:
-                self._bars = list(ax.bar(*zip(*added), width=0.35, color="#90caf9", label=None))
+                bars = ax.bar(*zip(*added), width=0.35, color="#90caf9", label=translate("added by the call", ZH))
+                self._bars = [bars]
         if self.reference is not None:
             label, values = self.reference
             if self._reference_line is None:
                 (self._reference_line,) = ax.plot([], [], ls="--", marker="x", color="#6a1b9a", label=label)
             shown = values[: len(calls)]
             self._reference_line.set_data(np.arange(1, len(shown) + 1), shown)
-            ax.legend(loc="upper left", fontsize=8)  # again: the x.grad line appears with the first call
+        for calls_before, label in self.resets[len(self._reset_lines) :]:  # a reset: a dotted line between calls
+            first = not self._reset_lines
+            line = ax.axvline(calls_before + 0.5, color="#757575", ls=":", label=label if first else None)
+            self._reset_lines.append(line)
+        if self.history:
+            ax.legend(loc="lower left", bbox_to_anchor=(-0.02, 1.0), ncol=2, fontsize=7, frameon=False)
         ax.set_xlim(0.5, max(len(calls), 3) + 0.5)
         ax.relim()
         ax.autoscale_view(scalex=False)

@@ -28,9 +28,6 @@ const CSS = `
   border-radius: 3px; background: #fff; touch-action: none; cursor: grab; resize: vertical; }
 .gb-player .gb-graph.gb-dragging { cursor: grabbing; }
 .gb-player .gb-graph > svg { width: 100%; height: 100%; display: block; user-select: none; }
-.gb-player .gb-hint { position: absolute; right: 4px; bottom: 2px; font-size: 10px; color: #757575;
-  background: rgba(255,255,255,.85); pointer-events: none; opacity: 0; transition: opacity .3s; }
-.gb-player .gb-graph:hover .gb-hint { opacity: 1; }
 .gb-player .gb-side { flex: 0 1 330px; min-width: 240px; max-height: var(--gb-height); overflow: auto; }
 .gb-player .gb-side:empty { display: none; }
 .gb-player .gb-dim { opacity: 0.12; }
@@ -78,7 +75,6 @@ function gradbookPlayer(model, el) {
   const bar = make("div", "gb-bar"), body = make("div", "gb-body");
   const graph = make("div", "gb-graph"), side = make("div", "gb-side");
   let labels = LABELS;
-  const hint = make("div", "gb-hint", labels.hint);
   const button = (label, title) => {
     const b = make("button", "gb-button", label);
     b.title = title;
@@ -101,7 +97,7 @@ function gradbookPlayer(model, el) {
   unfocus.style.display = "none";
   function relabel(given) { // the payload's words for the controls (English when it has none)
     labels = Object.assign({}, LABELS, given || {});
-    hint.textContent = labels.hint;
+    graph.title = labels.hint; // the browser's tooltip: an overlay in the box covered node text
     [[first, labels.first], [back, labels.back], [play, labels.play], [next, labels.next], [last, labels.last],
       [slider, labels.step], [fit, labels.fitTitle], [all, labels.allTitle], [zoomIn, labels.zoomIn],
       [zoomOut, labels.zoomOut], [unfocus, labels.unfocusTitle]].forEach(([e, title]) => { e.title = title; });
@@ -274,7 +270,6 @@ function gradbookPlayer(model, el) {
     graph.style.height = height + "px";
     root.style.setProperty("--gb-height", height + "px");
     graph.innerHTML = p.svg;
-    graph.appendChild(hint);
     svg = graph.querySelector("svg");
     svg.removeAttribute("width");
     svg.removeAttribute("height");
