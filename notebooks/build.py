@@ -72,19 +72,23 @@ def notebook_of(source: Path) -> Path:
     return source.parent.parent / source.with_suffix(".ipynb").name
 
 
+KEPT_CELL_METADATA = ("tags", "jupyter")
+
+
 def from_text(source: Path) -> nbformat.NotebookNode:
     """The notebook a text source describes, before it runs: cells and normalised metadata."""
     nb = jupytext.read(source)
     nb.metadata = nbformat.from_dict(METADATA)
     for cell in nb.cells:
         cell.pop("id", None)  # ids would change every build; nbformat 4.4 notebooks do without
-        cell.metadata = nbformat.from_dict({k: v for k, v in cell.metadata.items() if k == "tags"})
+        # tags, and "jupyter" (outputs_hidden: a predict-then-run cell opens with its output folded)
+        cell.metadata = nbformat.from_dict({k: v for k, v in cell.metadata.items() if k in KEPT_CELL_METADATA})
     nb.nbformat, nb.nbformat_minor = 4, 4
     return nb
 
 
 def _shape(nb: nbformat.NotebookNode) -> list[tuple]:
-    return [(c.cell_type, c.source, list(c.metadata.get("tags", []))) for c in nb.cells]
+    return [(c.cell_type, c.source, {k: c.metadata.get(k) for k in KEPT_CELL_METADATA}) for c in nb.cells]
 
 
 def stale(source: Path) -> str | None:
