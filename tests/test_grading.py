@@ -157,7 +157,8 @@ ATTACKS = {  # student: (assignment, {answer grade_id: code}); every other answe
     )}),
     "edit_metadata": ("01_accumulation", {}),  # a test cell turned into an answer cell, below
     "only_apply": ("02_vjp", {"backward_rule_answer": (
-        "class XSinX(torch.autograd.Function):\n    @classmethod\n    def apply(cls, x):\n        return x * x.sin()"
+        "class XExpNegX(torch.autograd.Function):\n    @classmethod\n    def apply(cls, x):\n"
+        "        return x * (-x).exp()"
     )}),
     "seed_two": ("03_retain_graph", {
         "backward_twice_answer": "def backward_twice(y):\n    y.backward(torch.tensor(2.0))",
@@ -176,7 +177,7 @@ ATTACKS = {  # student: (assignment, {answer grade_id: code}); every other answe
     "empty_vjp": ("02_vjp", {
         "vjp_answer": "vjp = torch.zeros(0, 3)", "jacobian_answer": "jacobian = torch.zeros(0, 3, 2)",
         "backward_rule_answer": (
-            "class XSinX(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+            "class XExpNegX(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
             "        return torch.zeros(0, *x.shape, dtype=x.dtype)\n    @staticmethod\n"
             "    def backward(ctx, grad_output):\n        return None"
         ),
@@ -611,7 +612,7 @@ def _judges():
                     yield pytest.param(judge_source, id=cell.metadata["nbgrader"]["grade_id"])
 
 
-OWN_PROGRAMS = {"01_accumulation"}  # assignments whose questions no lesson solves (issue 28: the rest to follow)
+OWN_PROGRAMS = {"01_accumulation", "02_vjp"}  # questions no lesson solves (issue 28: the others to follow)
 
 
 @pytest.mark.parametrize("assignment", sorted(OWN_PROGRAMS))
