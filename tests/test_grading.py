@@ -612,7 +612,9 @@ def _judges():
                     yield pytest.param(judge_source, id=cell.metadata["nbgrader"]["grade_id"])
 
 
-OWN_PROGRAMS = {"01_accumulation", "02_vjp", "03_retain_graph"}  # no lesson solves these (issue 28)
+OWN_PROGRAMS = {  # assignments whose questions no lesson solves (issue 28)
+    "01_accumulation", "02_vjp", "03_retain_graph", "04_reading_the_graph",
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("assignment", sorted(OWN_PROGRAMS))
@@ -625,7 +627,7 @@ def test_a_graded_question_has_no_visible_check_that_knows_its_answer(assignment
         meta = cell.metadata.get("nbgrader", {})
         if meta.get("grade") and cell.cell_type == "code":
             visible = split(cell.source)[0]
-            assert "gradbook.exercises" not in visible and "check_" not in visible, visible  # the lessons' checks
+            assert "check_" not in visible, visible  # no lesson check (gradbook.exercises' helpers are fine)
         if cell.cell_type == "markdown" and "```python" in cell.source:  # a question's program
             program = cell.source.split("```python\n")[1].split("```")[0]
             assert program.strip() not in lesson_text, program  # not a program a lesson shows or runs
