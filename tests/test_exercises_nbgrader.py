@@ -114,22 +114,24 @@ def test_the_course_has_one_assignment_of_four_or_more_points_per_lesson():
         assert solution_cells(nb), assignment
 
 
-def test_the_programs_students_read_are_the_programs_the_checks_run():
+def test_the_lessons_checks_run_the_programs_their_lessons_show_and_no_assignment_asks():
     from gradbook.exercises.lesson01 import ZEROING_PROGRAM
     from gradbook.exercises.lesson04 import LEAVES_PROGRAM
     from gradbook.exercises.lesson05 import SECOND_DERIVATIVE_PROGRAM
     from gradbook.exercises.lesson06 import DETACH_PROGRAM
     from gradbook.exercises.lesson07 import NO_ZERO_GRAD_PROGRAM
 
-    for program, assignment in [
-        (ZEROING_PROGRAM, "01_accumulation"),
-        (LEAVES_PROGRAM, "04_reading_the_graph"),
-        (SECOND_DERIVATIVE_PROGRAM, "05_higher_order"),
-        (DETACH_PROGRAM, "06_no_grad_detach_inplace"),
-        (NO_ZERO_GRAD_PROGRAM, "07_training_loop"),
+    for program, lesson, assignment in [
+        (ZEROING_PROGRAM, "01_backward_and_accumulation", "01_accumulation"),
+        (LEAVES_PROGRAM, "04_reading_the_graph", "04_reading_the_graph"),
+        (SECOND_DERIVATIVE_PROGRAM, "05_higher_order_gradients", "05_higher_order"),
+        (DETACH_PROGRAM, "06_no_grad_detach_inplace", "06_no_grad_detach_inplace"),
+        (NO_ZERO_GRAD_PROGRAM, "07_training_loop", "07_training_loop"),
     ]:
-        text = (COURSE / "text" / assignment / f"{ASSIGNMENTS[assignment]}.md").read_text()
-        assert f"```python\n{program}```" in text, assignment
+        for language in ("text", "zh/text"):  # the self-check's program is the one its lesson shows
+            assert f"```python\n{program}```" in (ROOT / "notebooks" / language / f"{lesson}.md").read_text(), lesson
+        # a graded assignment asks another program (its answer is not in the lesson, nor in a check)
+        assert program not in (COURSE / "text" / assignment / f"{ASSIGNMENTS[assignment]}.md").read_text(), assignment
 
 
 def test_student_versions_have_no_solutions_and_no_hidden_tests(course):

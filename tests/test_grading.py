@@ -354,6 +354,8 @@ def graded(tmp_path_factory):
     nb = nbformat.read(path, as_version=4)
     _answer_cells(nb)[0].source = MARKUP
     nb.cells.insert(1, nbformat.v4.new_markdown_cell("a note <script>MARKUP()</script> <svg onload=MARKUP()>"))
+    links = "[your grades](javascript:MARKUP()) ![i](jav&#x61;script:MARKUP())"
+    nb.cells.insert(2, nbformat.v4.new_markdown_cell(links))
     nbformat.write(nb, path)
     def duplicate_a_test(nb):  # nbgrader itself refuses it ("exists multiple times")
         test = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade"))
@@ -551,6 +553,7 @@ def test_no_markup_of_a_student_reaches_the_grader_or_the_feedback(graded):
     for text in (shown, html):
         assert "a note" in text and "MARKUP()" in text  # shown, as text
         assert not re.search(r"<script>MARKUP|<svg onload|<img src=x onerror|MARKUP\(\)\s*</script>", text)
+    assert "your grades" in html and not re.search(r'(?:href|src)="[^"#]*script', html)
     assert '"application/javascript"' not in shown and '"text/html"' not in shown and '"image/svg+xml"' not in shown
 
 
@@ -601,6 +604,27 @@ def test_feedback_hides_every_delimiter_form_nbgrader_accepts(form):
     assert "12" not in shown and shown.endswith("after()") and "hidden tests ran here" in shown
 
 
+LINKS = [  # Markdown that nbconvert renders as a link or image (the second attack, tests/attacks/REPORT2.md)
+    "[a](javascript:alert(1))", "[b](jav&#x61;script:alert(2))", "![i](javascript:x)", "<javascript:alert(3)>",
+    "[r][1]\n\n[1]: javascript:alert(4)", "[c](<javascript:alert(5)>)", "[d]( JaVaScRiPt:alert(6))",
+    "[e](vbscript:x)", "[g](&#106;avascript:alert(8))", "[h](javascript&colon;alert(9))",
+    "[k]: <javascript:x> 'y'\n\n[k]", "[t](data:text/html,<script>x()</script>)",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("markdown", LINKS, ids=range(len(LINKS)))
+def test_no_markdown_link_or_image_runs_script(markdown):
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+    from gradbook.grading.feedback import safe_markdown
+
+    html = markdown2html_mistune(safe_markdown(markdown))
+    targets = re.findall(r'(?:href|src)="([^"]*)"', html)
+    assert all(t == "#" or t.startswith("%3C") for t in targets), (markdown, html)
+    kept = markdown2html_mistune(safe_markdown("[ok](https://pytorch.org) ![p](data:image/png;base64,AAAA) [t](#x)"))
+    assert re.findall(r'(?:href|src)="([^"]*)"', kept) == ["https://pytorch.org", "data:image/png;base64,AAAA", "#x"]
+
+
 def _judges():
     nbformat = pytest.importorskip("nbformat")
     for path in sorted(COURSE.glob("source/*/*.ipynb")):  # all ten assignments
@@ -612,12 +636,10 @@ def _judges():
                     yield pytest.param(judge_source, id=cell.metadata["nbgrader"]["grade_id"])
 
 
-OWN_PROGRAMS = {  # assignments whose questions no lesson solves (issue 28)
-    "01_accumulation", "02_vjp", "03_retain_graph", "04_reading_the_graph",
-}  # fmt: skip
+OWN_PROGRAMS = sorted(p.name for p in COURSE.glob("source/*"))  # all ten: no lesson solves their questions
 
 
-@pytest.mark.parametrize("assignment", sorted(OWN_PROGRAMS))
+@pytest.mark.parametrize("assignment", OWN_PROGRAMS)
 def test_a_graded_question_has_no_visible_check_that_knows_its_answer(assignment):
     nbformat = pytest.importorskip("nbformat")
     (path,) = COURSE.glob(f"source/{assignment}/*.ipynb")

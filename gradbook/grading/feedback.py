@@ -57,15 +57,43 @@ def safe_outputs(outputs: list) -> list:
     return kept
 
 
-def safe_markdown(source: str) -> str:
-    """A Markdown or raw cell's ``source`` with its HTML escaped but for nbconvert's safe tags.
+SAFE_SCHEMES = ("http", "https", "mailto", "attachment")
+# a Markdown link or image target: [text](target ...), ![alt](<target>), and [id]: target definitions
+TARGET = re.compile(r"(\]\(\s*<?)([^\s)>]*)|^(\s{0,3}\[[^\]]+\]:\s*<?)(\S+)", re.M)
 
-    >>> safe_markdown("**fine** <script>alert(1)</script> <b>bold</b>")
-    '**fine** &lt;script&gt;alert(1)&lt;/script&gt; <b>bold</b>'
+
+def safe_target(target: str) -> str:
+    """A link's ``target`` if a browser would not run it: relative, ``#``, or http(s), mailto,
+    a cell attachment or an image's ``data:``; else ``#``. Read as the browser reads it (entities
+    decoded, whitespace and control characters dropped), so ``jav&#x61;script:`` is caught too.
+
+    >>> [safe_target(t) for t in ("https://pytorch.org", "#top", "a.png", "jav&#x61;script:x()", "java\tscript:x")]
+    ['https://pytorch.org', '#top', 'a.png', '#', '#']
+    """
+    import html
+
+    seen = re.sub(r"[\x00-\x20\x7f]", "", html.unescape(html.unescape(target))).lower().lstrip("<")
+    scheme = re.match(r"([a-z][a-z0-9+.-]*):", seen)
+    if scheme is None or scheme.group(1) in SAFE_SCHEMES or seen.startswith("data:image/"):
+        return target
+    return "#"
+
+
+def safe_markdown(source: str) -> str:
+    """A Markdown or raw cell's ``source`` with its HTML escaped but for nbconvert's safe tags, and
+    every link or image target that a browser would run (``javascript:`` and the like) made ``#``.
+
+    >>> safe_markdown("**fine** <script>alert(1)</script> <b>bold</b> [click](javascript:alert(1))")
+    '**fine** &lt;script&gt;alert(1)&lt;/script&gt; <b>bold</b> [click](#))'
     """
     from nbconvert.preprocessors.sanitize import SanitizeHTML
 
-    return SanitizeHTML().sanitize_html_tags(source)
+    def fix(match: re.Match) -> str:
+        if match.group(1) is not None:
+            return match.group(1) + safe_target(match.group(2))
+        return match.group(3) + safe_target(match.group(4))
+
+    return TARGET.sub(fix, SanitizeHTML().sanitize_html_tags(source))
 
 
 def hide_hidden_tests(source: str) -> str:
