@@ -12,20 +12,12 @@ temporary folder (look at them).
 from __future__ import annotations
 
 import base64
-import contextlib
-import json
-import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import threading
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from _lab_server import lab_home, serving
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,87 +36,18 @@ def _lessons(language: str) -> list[Path]:
     return sorted(folder.glob("[0-9][0-9]_*.ipynb"))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def lab(tmp_path, request):
     """JupyterLab on a copy of one language's lessons (untrusted, as cloned); yields its URL."""
     language = request.param
-    home, work = tmp_path / "home", tmp_path / "work"
-    for d in ("config", "data", "runtime", "ipython"):
-        (home / d).mkdir(parents=True)
+    work = tmp_path / "work"
     work.mkdir()
     for lesson in _lessons(language):
         shutil.copy(lesson, work / lesson.name)
     shutil.copy(ROOT / "notebooks" / "matplotlibrc", work / "matplotlibrc")
-    env = dict(
-        os.environ,
-        HOME=str(home),
-        JUPYTER_CONFIG_DIR=str(home / "config"),
-        JUPYTER_DATA_DIR=str(home / "data"),
-        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-        IPYTHONDIR=str(home / "ipython"),
-        JUPYTER_PLATFORM_DIRS="1",
-        JUPYTERLAB_SETTINGS_DIR=str(home / "config" / "lab" / "user-settings"),
-        JUPYTERLAB_WORKSPACES_DIR=str(home / "config" / "lab" / "workspaces"),
-        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    )
-    settings = home / "config" / "lab" / "user-settings" / "@jupyterlab"
-    (settings / "apputils-extension").mkdir(parents=True)
-    (settings / "apputils-extension" / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
-    # every cell in the page (JupyterLab otherwise renders cells out of view lazily)
-    (settings / "notebook-extension").mkdir(parents=True)
-    (settings / "notebook-extension" / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
-    (home / "config" / "labconfig").mkdir()
-    (home / "config" / "labconfig" / "page_config.json").write_text(
-        json.dumps({"disabledExtensions": {"@jupyter/nbgrader": True}})
-    )
-    port = _free_port()
-    log = open(tmp_path / "jupyterlab.log", "wb")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         "--ServerApp.port_retries=0", "--ServerApp.token=", "--ServerApp.password=",
-         "--ServerApp.disable_check_xsrf=True", f"--ServerApp.root_dir={work}", "--LabApp.expose_app_in_browser=True",
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-         *(["--allow-root"] if os.getuid() == 0 else [])],
-        cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-
-    def stop() -> None:
-        if server.poll() is None:
-            try:
-                os.killpg(server.pid, signal.SIGTERM)
-                server.wait(10)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                with contextlib.suppress(OSError):
-                    os.killpg(server.pid, signal.SIGKILL)
-                server.wait(5)
-
-    watchdog = threading.Timer(DEADLINE, stop)
-    watchdog.daemon = True
-    watchdog.start()
-    try:
-        url = f"http://127.0.0.1:{port}"
-        start = time.monotonic()
-        while True:
-            if server.poll() is not None:
-                pytest.fail(f"jupyterlab exited: {(tmp_path / 'jupyterlab.log').read_text()[-2000:]}")
-            with contextlib.suppress(OSError):
-                with urllib.request.urlopen(f"{url}/api/status", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            if time.monotonic() - start > 90:
-                pytest.fail("jupyterlab did not start in 90 s")
-            time.sleep(0.3)
+    env = lab_home(tmp_path / "home", render_all=True)
+    with serving(work, env, tmp_path / "jupyterlab.log", DEADLINE) as (url, _):
         yield url, work, language
-    finally:
-        watchdog.cancel()
-        stop()
-        log.close()
 
 
 def _open(page, url: str, name: str) -> None:
@@ -250,5 +173,28 @@ def test_a_new_user_opens_every_lesson_and_runs_lesson_01(lab, size, tmp_path):
             shot = accumulation.screenshot()
             assert base64.b64encode(shot)  # a picture was taken (kept for looking at)
             (tmp_path / f"played_{language}_{size[0]}.png").write_bytes(shot)
+
+            # lesson 02, run: backward() on a vector y is refused with torch's text, x.grad is kept,
+            # the lab ticks gradient= (ones), and the next press goes through
+            _open(page, url, _lessons(language)[1].name)
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            vector = page.locator(".gradbook-accumulation-lab").first
+            vector.locator(".gb-player[data-ready='1']").wait_for(state="attached")
+            vector.scroll_into_view_if_needed()
+            expect(vector.locator(".gradbook-history")).to_contain_text("8.")  # the lesson's own call: 2x
+            vector.locator("button").nth(0).click()  # new graph (the lesson's last call freed the graph)
+            ticks = vector.locator(".widget-checkbox input")  # retain_graph, gradient=
+            ticks.nth(1).uncheck()
+            vector.locator("button").nth(1).click()  # backward() without gradient=
+            status = vector.locator(".gradbook-status")
+            expect(status).to_contain_text("grad can be implicitly created only for scalar outputs")
+            expect(ticks.nth(1)).to_be_checked()
+            refused_row = vector.locator(".gradbook-history tr").last
+            expect(refused_row).to_contain_text("8.")  # x.grad unchanged
+            nodes = vector.locator(".gb-graph g.node")
+            assert nodes.count() >= 2  # the graph stays drawn
+            vector.screenshot(path=str(tmp_path / f"refused_02_{language}_{size[0]}.png"))
+            vector.locator("button").nth(1).click()  # with gradient= ones: x.grad += 2x = [4, 6, 8]
+            expect(vector.locator(".gradbook-history tr").last).to_contain_text("16.")
         finally:
             browser.close()

@@ -14,16 +14,13 @@ import contextlib
 import json
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import threading
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from _lab_server import lab_home, serving
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,30 +50,12 @@ def _notebook(path: Path) -> None:
     path.write_text(json.dumps(notebook))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def jupyterlab(tmp_path):
-    """A JupyterLab server in tmp_path; yields its base URL and stops it in all cases."""
+    """A JupyterLab server in tmp_path; yields its base URL and the watchdog, and stops it in all cases."""
     home = tmp_path / "home"
-    for d in ("config", "data", "runtime", "ipython", "work"):
-        (home / d).mkdir(parents=True)
-    env = dict(
-        os.environ,
-        HOME=str(home),
-        JUPYTER_CONFIG_DIR=str(home / "config"),
-        JUPYTER_DATA_DIR=str(home / "data"),
-        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-        IPYTHONDIR=str(home / "ipython"),
-        JUPYTER_PLATFORM_DIRS="1",
-        JUPYTERLAB_SETTINGS_DIR=str(home / "config" / "lab" / "user-settings"),
-        JUPYTERLAB_WORKSPACES_DIR=str(home / "config" / "lab" / "workspaces"),
-        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    )
+    env = lab_home(home)
+    (home / "work").mkdir()
     _notebook(home / "work" / "widgets.ipynb")
     shutil.copy(ROOT / "notebooks" / "01_backward_and_accumulation.ipynb", home / "work" / "lesson01.ipynb")
     # as after a teacher's `jupyter trust`; trust goes by content, so this copy differs (its metadata)
@@ -85,75 +64,8 @@ def jupyterlab(tmp_path):
     trusted = home / "work" / "lesson01_trusted.ipynb"
     trusted.write_text(json.dumps(lesson))
     subprocess.run([sys.executable, "-m", "jupyter", "trust", str(trusted)], env=env, check=True, capture_output=True)
-    settings = home / "config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
-    settings.mkdir(parents=True)
-    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')  # no network, no popup
-    # nbgrader (a test dependency) adds lab extensions the widgets do not need: keep the page lean
-    labconfig = home / "config" / "labconfig"
-    labconfig.mkdir()
-    (labconfig / "page_config.json").write_text(json.dumps({"disabledExtensions": {"@jupyter/nbgrader": True}}))
-    port = _free_port()
-    log = open(tmp_path / "jupyterlab.log", "wb")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "jupyterlab",
-            "--no-browser",
-            "--ip=127.0.0.1",
-            f"--port={port}",
-            "--ServerApp.port_retries=0",
-            "--ServerApp.token=",
-            "--ServerApp.password=",
-            "--ServerApp.disable_check_xsrf=True",
-            f"--ServerApp.root_dir={home / 'work'}",
-            "--LabApp.expose_app_in_browser=True",
-            "--JupyterNotebookApp.expose_app_in_browser=True",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-            *(["--allow-root"] if hasattr(os, "getuid") and os.getuid() == 0 else []),
-        ],
-        cwd=home / "work",
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # its own process group: stopping it stops its kernels too
-    )
-
-    def stop() -> None:
-        if server.poll() is None:
-            try:
-                os.killpg(server.pid, signal.SIGTERM)
-                server.wait(10)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                try:
-                    os.killpg(server.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                server.wait(5)
-
-    watchdog = threading.Timer(DEADLINE, stop)
-    watchdog.daemon = True
-    watchdog.start()
-    try:
-        url = f"http://127.0.0.1:{port}"
-        start = time.monotonic()
-        while True:
-            if server.poll() is not None:
-                pytest.fail(f"jupyterlab exited: {(tmp_path / 'jupyterlab.log').read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/api/status", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() - start > 60:
-                pytest.fail(f"jupyterlab did not start in 60 s: {(tmp_path / 'jupyterlab.log').read_text()[-2000:]}")
-            time.sleep(0.3)
-        yield url, watchdog
-    finally:
-        watchdog.cancel()
-        stop()
-        log.close()
+    with serving(home / "work", env, tmp_path / "jupyterlab.log", DEADLINE) as running:
+        yield running
 
 
 def _highlighted(widget) -> str | None:
