@@ -55,7 +55,9 @@ def copy_lessons(target: Path, force: bool = False) -> list[Path]:
     """Copy every lesson into ``target``, all or nothing: the files are copied into a temporary
     folder there first, then moved into place; an existing lesson file is kept unless ``force``.
     Raises SystemExit with one line when it cannot (nothing is changed then)."""
-    with resources.as_file(resources.files("gradbook") / "lessons") as root:
+    # beside this file, not resources.files("gradbook"): a folder named gradbook in the current
+    # directory (a clone, seen from its parent) would be that name's namespace package instead
+    with resources.as_file(Path(__file__).resolve().parent / "lessons") as root:
         files = lesson_files(Path(root))
         if not files:
             raise SystemExit("gradbook: this installation has no lessons (gradbook/lessons is empty)")

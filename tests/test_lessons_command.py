@@ -120,3 +120,10 @@ def test_a_failed_copy_changes_nothing(tmp_path):
     files = len(LESSONS) + 2  # each lesson's notebook, and matplotlibrc in both languages
     assert done.stdout.split()[:2] == ["rc=1", "notes"], (done.stdout, done.stderr)
     assert int(done.stdout.split()[2]) == files, (done.stdout, files)
+
+
+def test_the_command_works_beside_a_folder_named_gradbook(tmp_path):
+    (tmp_path / "gradbook").mkdir()  # a clone, seen from the folder it was cloned into
+    done = run("lessons", "mine", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "mine" / LESSONS[0]).read_bytes() == (ROOT / "notebooks" / LESSONS[0]).read_bytes()
