@@ -178,11 +178,20 @@ def test_a_new_user_opens_every_lesson_and_runs_lesson_01(lab, size, tmp_path):
             # the lab ticks gradient= (ones), and the next press goes through
             _open(page, url, _lessons(language)[1].name)
             page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-            vector = page.locator(".gradbook-accumulation-lab").first
+            current = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")  # (lesson 01 is open too)
+            vector = page.locator(f"[id='{current}'] .gradbook-accumulation-lab").first
             vector.locator(".gb-player[data-ready='1']").wait_for(state="attached")
             vector.scroll_into_view_if_needed()
             expect(vector.locator(".gradbook-history")).to_contain_text("8.")  # the lesson's own call: 2x
-            vector.locator("button").nth(0).click()  # new graph (the lesson's last call freed the graph)
+            vector.locator("button").nth(1).click()  # backward() again on the graph the lesson's call freed
+            expect(vector.locator(".gradbook-status")).to_contain_text("a second time")
+            page.wait_for_function(
+                f"id => ({refused})(document.getElementById(id).querySelector('.gradbook-accumulation-lab "
+                ".gb-player'))",
+                arg=current,
+            )
+            assert "MulBackward0" in vector.locator(".gb-caption").inner_text()
+            vector.locator("button").nth(0).click()  # new graph
             ticks = vector.locator(".widget-checkbox input")  # retain_graph, gradient=
             ticks.nth(1).uncheck()
             vector.locator("button").nth(1).click()  # backward() without gradient=
