@@ -256,3 +256,12 @@ def test_the_readme_links_are_absolute_and_name_files_that_exist(readme):
         for base in (GITHUB, "https://raw.githubusercontent.com/gradbook/gradbook/main/"):
             if link.startswith(base):
                 assert (ROOT / link[len(base) :]).exists(), link
+
+
+def test_chinese_prose_has_no_line_break_between_two_characters():
+    """A newline inside a Chinese paragraph renders as a space between two characters."""
+    cjk = "\u3000-\u303f\u3400-\u9fff\uff00-\uffef"
+    for path in sorted((ROOT / "notebooks" / "zh" / "text").glob("*.md")):
+        prose = re.sub(r"```.*?```", "", path.read_text(), flags=re.S)
+        found = re.findall(f"[{cjk}]\n[{cjk}]", prose)
+        assert not found, (path.name, found[:3])
