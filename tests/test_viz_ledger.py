@@ -36,7 +36,9 @@ def test_every_input_of_every_op_shows_its_own_rule(name):
     cls = OP_CLASSES[name]
     node = cls.__new__(cls)
     shown = [local_rule(node, slot) for slot in range(len(cls.inputs))]
-    assert shown == list(cls.rules)  # one text per input, in order, taken from the table
+    # one text per input, in order, taken from the table (a rule in alpha also says the node's alpha)
+    alpha = {True: " = -1", False: " = 1"}  # the table's default alpha, 1
+    assert shown == [rule + (alpha[rule.endswith("-alpha")] if rule.endswith("alpha") else "") for rule in cls.rules]
     assert len(set(shown)) == len(shown)  # distinct where the inputs differ
     doc = " ".join((cls.__doc__ or "").split())
     for input_name, text in zip(cls.inputs, shown):

@@ -121,13 +121,19 @@ def local_rule(node: Any, slot: int) -> str:
     >>> x = torch.tensor(2.0, requires_grad=True)
     >>> local_rule((x * 3).grad_fn, 0)
     '∂out/∂self = other'
+    >>> local_rule((x - 3 * x).grad_fn, 1)  # with the node's alpha (its _saved_alpha), not the word alone
+    '∂out/∂other = -alpha = -1'
     """
     if is_leaf_node(node):
         return "grad += upstream"
     texts = list(getattr(op_class(node), "rules", None) or ())  # a torch node: gradbook's op of its name
     if not texts:  # a custom autograd.Function
         return f"{type(node).__name__}: backward()"
-    return texts[slot] if slot < len(texts) else texts[-1]  # a variadic op (cat): one rule for each input
+    text = texts[slot] if slot < len(texts) else texts[-1]  # a variadic op (cat): one rule for each input
+    alpha = getattr(node, "_saved_alpha", None)
+    if text.endswith("alpha") and isinstance(alpha, (int, float)):
+        text += f" = {-alpha if text.endswith('-alpha') else alpha:g}"
+    return text
 
 
 def _copy(value: Any) -> np.ndarray | None:
