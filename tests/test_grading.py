@@ -467,16 +467,21 @@ def test_the_sandbox_hid_the_course_and_the_network(graded):
     assert "FileNotFoundError" in outputs and "BEGIN SOLUTION" not in outputs
 
 
-def test_feedback_shows_results_not_hidden_tests(graded):
-    root, _, _, _ = graded
+def _feedback_html(root: Path, student: str) -> str:
+    """nbgrader generate_feedback for one student's 01_accumulation, as a teacher runs it: the page."""
     env = {
         **os.environ,
         "HOME": str(root.parent / "home"),
         "JUPYTER_RUNTIME_DIR": str(root.parent / "jupyter_runtime_dir"),
     }
-    command = ["generate_feedback", "01_accumulation", "--student", "wrong_after", "--force"]
+    command = ["generate_feedback", "01_accumulation", "--student", student, "--force"]
     subprocess.run([sys.executable, "-m", "nbgrader", *command], cwd=root, check=True, capture_output=True, env=env)
-    html = (root / "feedback" / "wrong_after" / "01_accumulation" / "accumulation.html").read_text()
+    return (root / "feedback" / student / "01_accumulation" / "accumulation.html").read_text()
+
+
+def test_feedback_shows_results_not_hidden_tests(graded):
+    root, _, _, _ = graded
+    html = _feedback_html(root, "wrong_after")
     assert "hidden tests ran here" in html and "AssertionError: a hidden test failed" in html
     assert "three_calls = 4.0" in html  # what the visible part printed of the answer
     assert not re.search(r"20\.25|BEGIN HIDDEN|probe\[", html)  # neither the expected value nor the judge
@@ -543,14 +548,7 @@ def test_no_markup_of_a_student_reaches_the_grader_or_the_feedback(graded):
     nb = nbformat.read(autograded, as_version=4)
     shown = json.dumps([c.get("outputs", []) if c.cell_type == "code" else c.source for c in nb.cells])
     assert "__main__.Shown" in shown  # the text/plain of the display is kept
-    env = {
-        **os.environ,
-        "HOME": str(root.parent / "home"),
-        "JUPYTER_RUNTIME_DIR": str(root.parent / "jupyter_runtime_dir"),
-    }
-    command = ["generate_feedback", "01_accumulation", "--student", "markup", "--force"]
-    subprocess.run([sys.executable, "-m", "nbgrader", *command], cwd=root, check=True, capture_output=True, env=env)
-    html = (root / "feedback" / "markup" / "01_accumulation" / "accumulation.html").read_text()
+    html = _feedback_html(root, "markup")
     for text in (shown, html):
         assert "a note" in text and "MARKUP()" in text  # shown, as text
         assert not re.search(r"<script>MARKUP|<svg onload|<img src=x onerror|MARKUP\(\)\s*</script>", text)

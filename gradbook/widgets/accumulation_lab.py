@@ -315,20 +315,16 @@ class AccumulationLab(StaticFallback, w.VBox):
             f"<th style='padding:1px 6px;white-space:nowrap;border-bottom:1px solid #bdbdbd'>{translate(h, ZH)}</th>"
             for h in ("call", "graph", "added", "x.grad after")
         )
-        rows = []
-        resets = {}
+        resets: dict[int, list[str]] = {}  # calls before it: a reset's own row, in grey
         for calls, label in self.resets:
-            resets.setdefault(calls, []).append(label)
-        for index in range(len(self.history) + 1):
-            for label in resets.get(index, []):  # a reset between calls: its own row, in grey
-                value = "None" if label == "x.grad = None" else "0."
-                rows.append(
-                    "<tr style='color:#757575;font-style:italic'>"
-                    f"<td colspan='3' style='padding:1px 6px;white-space:nowrap'>{label}</td>{cell.format(value)}</tr>"
-                )
-            if index == len(self.history):
-                break
-            row = self.history[index]
+            value = "None" if label == "x.grad = None" else "0."
+            resets.setdefault(calls, []).append(
+                "<tr style='color:#757575;font-style:italic'>"
+                f"<td colspan='3' style='padding:1px 6px;white-space:nowrap'>{label}</td>{cell.format(value)}</tr>"
+            )
+        rows = []
+        for index, row in enumerate(self.history):
+            rows += resets.get(index, [])
             grad = "None" if row["grad"] is None else short_value(np.asarray(row["grad"]))
             if row["error"]:
                 cells = (row["call"], row["graph"], translate("error", ZH), translate(f"{grad} (unchanged)", ZH))
@@ -337,6 +333,7 @@ class AccumulationLab(StaticFallback, w.VBox):
                 added = "—" if row["contribution"] is None else short_value(np.asarray(row["contribution"]))
                 cells, style = (row["call"], row["graph"], f"+{added}", grad), ""
             rows.append(f"<tr style='{style}'>" + "".join(cell.format(c) for c in cells) + "</tr>")
+        rows += resets.get(len(self.history), [])
         if len(rows) > _TABLE_ROWS:  # the newest rows, always in view, under a count of the others
             kept = rows[len(rows) - _TABLE_ROWS + 1 :]
             earlier = translate(f"… {len(rows) - len(kept)} earlier rows (lab.history)", ZH)
