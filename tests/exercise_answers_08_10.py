@@ -371,10 +371,13 @@ def patching_unbroadcast(grad, shape):
 
 # ---------------------------------------------------------------- lesson 10: LogCosh
 class LogCosh(torch.autograd.Function):
+    """The stable form: cosh(x) = e^|x| (1 + e^(-2|x|)) / 2, finite at x = ±1000."""
+
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return x.cosh().log()
+        a = x.abs()
+        return a + (-2 * a).exp().log1p() - math.log(2)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -382,8 +385,26 @@ class LogCosh(torch.autograd.Function):
         return grad_output * x.tanh()
 
 
+class NaiveLogCosh(LogCosh):
+    """Right on small inputs, but cosh(1000) overflows: inf at x = ±1000."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.cosh().log()
+
+
+class StableForwardSinhOverCosh(LogCosh):
+    """A finite forward, but the rule as sinh/cosh: inf / inf = nan at x = ±1000."""
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output * x.sinh() / x.cosh()
+
+
 class LogCoshByExp(torch.autograd.Function):
-    """cosh and tanh written out with exp, the rule as sinh/cosh."""
+    """cosh and tanh written out with exp, the rule as sinh/cosh: overflows at x = ±1000."""
 
     @staticmethod
     def forward(ctx, x):
@@ -402,7 +423,8 @@ class LogCoshSavesTanh(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x.tanh())
-        return x.cosh().log()
+        a = x.abs()
+        return a + (-2 * a).exp().log1p() - math.log(2)
 
     @staticmethod
     def backward(ctx, grad_output):

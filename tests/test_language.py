@@ -565,7 +565,7 @@ def test_drawings_speak_chinese_and_keep_values_and_names():
 
 
 def test_every_drawing_catalogue_entry_is_used():
-    from gradbook.viz import animate
+    from gradbook.viz import animate, record_backward
     from gradbook.viz._zh import ZH
 
     x = torch.tensor([2.0, 1.0], requires_grad=True)
@@ -575,13 +575,16 @@ def test_every_drawing_catalogue_entry_is_used():
         torch.draw(y, legend=True, stacklevel=0)
         y.backward()
         torch.draw(y, stacklevel=0)
-        animate(_refused(y), legend=True)
+        refused = animate(_refused(y), legend=True).captions()
+        steps = animate(record_backward(torch.tensor(2.0, requires_grad=True) * 3)).captions()
         torch.draw(_chain(30), max_nodes=10, stacklevel=0)  # 1 grey box, 1 leaf, 26 hidden nodes, 3 more kinds
         torch.draw(*[_chain(6, 2) for _ in range(4)], max_nodes=10, stacklevel=0)  # grey boxes, leaves
         torch.draw(_chain(5, 2), max_nodes=6, stacklevel=0)  # 1 hidden node
         torch.draw(torch.tensor(1.0), stacklevel=0)
     assert not language.misses, language.misses
     assert not set(ZH) - language.matched, sorted(set(ZH) - language.matched)
+    assert steps == ["backward() 之前", "第 1 步：MulBackward0", "第 2 步：AccumulateGrad"]
+    assert refused[0] == "backward() 之前" and refused[1].startswith("在 MulBackward0 处报错：Trying to backward")
 
 
 def test_a_torch_graph_is_drawn_in_chinese_too():

@@ -4,6 +4,7 @@ an untrusted clone and an HTML export show them, every checked output equal to w
 and each English lesson's Chinese twin (notebooks/zh/) running the same code."""
 
 import json
+import math
 import os
 import re
 import subprocess
@@ -13,6 +14,8 @@ from pathlib import Path
 import nbformat
 import pytest
 from conftest import ROOT
+
+import gradbook as torch
 
 NOTEBOOKS = ROOT / "notebooks"
 ENGLISH = sorted(NOTEBOOKS.glob("*.ipynb"))
@@ -265,3 +268,20 @@ def test_chinese_prose_has_no_line_break_between_two_characters():
         prose = re.sub(r"```.*?```", "", path.read_text(), flags=re.S)
         found = re.findall(f"[{cjk}]\n[{cjk}]", prose)
         assert not found, (path.name, found[:3])
+
+
+@pytest.mark.parametrize("lesson", ["notebooks/text/10_custom_function.md", "notebooks/zh/text/10_custom_function.md"])
+def test_lesson_10s_worked_logcosh_passes_its_check_far_out_too(lesson, capsys):
+    """The worked answer the lesson folds under its LogCosh check is run against that check, which
+    also tries x = ±1000 (the stability lesson just before: a plain x.cosh().log() gives inf)."""
+    from gradbook.exercises import check_logcosh_rule
+
+    text = (ROOT / lesson).read_text()
+    after = text[text.index("check_logcosh_rule(LogCosh)") :]
+    code = re.search(r"<details>.*?```python\n(.*?)```", after, re.S)[1]
+    namespace = {"torch": torch}
+    exec(compile(code, lesson, "exec"), namespace)
+    check_logcosh_rule(namespace["LogCosh"])
+    assert "✓" in capsys.readouterr().out
+    y = namespace["LogCosh"].apply(torch.tensor([1000.0, -3.0], dtype=torch.float64, requires_grad=True))
+    assert y.tolist() == pytest.approx([1000 - math.log(2), math.log(math.cosh(3.0))])

@@ -108,3 +108,59 @@ def test_bad_arguments_say_what_to_pass():
     with pytest.raises(ValueError, match=r"would rasterise \d+ frames of \d+×\d+ pixels; pass frames=range"):
         animate(record_backward(y)).to_gif(scale=8)
     assert getattr(Image.open(io.BytesIO(animation.to_gif(frames=[2]))), "n_frames", 1) == 1
+
+
+def _text_image(text: str):
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="80pt" height="30pt" viewBox="0.00 0.00 80.00 30.00">'
+        f'<g transform="translate(4 26)"><text x="0" y="-6" font-family="Times,serif" font-size="16.00">{text}</text>'
+        "</g></svg>"
+    )
+    return svg_to_image(svg, scale=2.0).convert("L")
+
+
+def _drawn(image) -> list[tuple[int, int]]:
+    return [(x, y) for x in range(image.width) for y in range(image.height) if image.getpixel((x, y)) < 128]
+
+
+def test_chinese_text_is_drawn_as_its_characters_not_as_boxes():
+    """A Chinese lesson's GIF (node names like 梯度): each character drawn from a font that has it.
+
+    A missing glyph is drawn as the same box for every character, so two different words would give
+    the same pixels; with a font that has them they differ, and neither is the box's outline.
+    """
+    from gradbook.viz.raster import _characters, _fallback
+
+    if _fallback(frozenset(map(ord, "梯度反向"))) is None:
+        pytest.skip("no font with Chinese characters on this machine (.ci/run installs fonts-wqy-microhei)")
+    assert not {ord("梯")} <= _characters(_font_path())  # DejaVu itself has no Chinese
+    one, other = _drawn(_text_image("梯度")), _drawn(_text_image("反向"))
+    assert len(one) > 40 and len(other) > 40 and one != other
+
+
+def _font_path() -> str:
+    from gradbook.viz.raster import _dejavu
+
+    return _dejavu("Times,serif", False)
+
+
+def test_a_character_no_font_has_is_drawn_as_a_box_with_one_warning_naming_it():
+    missing = "\U0010fffd"  # a private-use character: no font has it
+    with pytest.warns(UserWarning, match=r"no font on this machine has every character of '.*'.*fonts-noto-cjk"):
+        image = _text_image(f"a{missing}")
+    assert len(_drawn(image)) > 10
+
+
+def test_a_chinese_lessons_gif_draws_its_chinese_words(recwarn):
+    from gradbook.viz.raster import _fallback
+
+    if _fallback(frozenset(map(ord, "梯度"))) is None:
+        pytest.skip("no font with Chinese characters on this machine (.ci/run installs fonts-wqy-microhei)")
+    torch.set_language("zh")
+    try:
+        x = torch.tensor(2.0, requires_grad=True)
+        data = animate(record_backward(x * x), legend=True).to_gif()
+    finally:
+        torch.set_language("en")
+    assert data[:6] == b"GIF89a"
+    assert not [w for w in recwarn if "no font" in str(w.message)]  # every Chinese word found its glyphs

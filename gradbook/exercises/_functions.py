@@ -16,7 +16,18 @@ import numpy as np
 import gradbook
 from gradbook.autograd import GradcheckError
 
-from ._checking import as_numbers, call_student, close, fail, guard, is_stub, not_attempted, passed, quiet
+from ._checking import (
+    CheckFailedError,
+    as_numbers,
+    call_student,
+    close,
+    fail,
+    guard,
+    is_stub,
+    not_attempted,
+    passed,
+    quiet,
+)
 
 
 @dataclass(frozen=True)
@@ -30,6 +41,8 @@ class Rule:
     derivative_text: str  # "sin(x) + x·cos(x)"
     derivative_hint: str
     inputs: Callable[[], list[np.ndarray]]  # the hidden inputs
+    # where the formula written directly overflows: (inputs, the true values, the true gradients, a hint)
+    large: tuple[np.ndarray, np.ndarray, np.ndarray, str] | None = None
 
 
 def check_function_rule(function: Any, rule: Rule) -> None:
@@ -109,4 +122,35 @@ def check_function_rule(function: Any, rule: Rule) -> None:
                 "a check in which your backward was never called",
                 "write backward(ctx, grad_output) as a static method of your Function.",
             )
-    passed("Right: forward and backward agree with finite differences on hidden inputs.")
+    if rule.large is not None:
+        _check_large(Counted, rule)
+    passed(
+        "Right: forward and backward agree with finite differences on hidden inputs"
+        + (", and stay finite far out." if rule.large is not None else ".")
+    )
+
+
+def _check_large(function: Any, rule: Rule) -> None:
+    """Values and gradients at inputs so large that the formula written directly gives inf or nan."""
+    data, values, gradients, hint = rule.large
+    where = ", ".join(f"{v:g}" for v in data)
+    x = gradbook.tensor(data, dtype=gradbook.float64, requires_grad=True)
+    out = call_student(function.apply, "your Function", x)
+    try:
+        got = as_numbers(out, tuple(data.shape), "your forward's output").tolist()
+    except CheckFailedError:  # inf or nan: the overflow this check is about
+        got = np.asarray(out.detach().numpy(), dtype=float).tolist() if isinstance(out, gradbook.Tensor) else out
+    if not close(np.asarray(got, dtype=float), values):
+        raise fail(f"forward at x = {where} to give {values.tolist()}", f"{got}", hint)
+    try:
+        with quiet():
+            out.sum().backward()
+    except Exception as err:
+        expected = f"gradients at x = {where} of {gradients.tolist()}"
+        raise fail(expected, f"it raised {type(err).__name__}: {err}", hint) from None
+    try:
+        grad = as_numbers(x.grad, tuple(data.shape), "the gradient your backward gave").tolist()
+    except CheckFailedError:
+        grad = np.asarray(x.grad.numpy(), dtype=float).tolist() if isinstance(x.grad, gradbook.Tensor) else x.grad
+    if not close(np.asarray(grad, dtype=float), gradients):
+        raise fail(f"gradients at x = {where} of {gradients.tolist()}", f"{grad}", hint)

@@ -107,9 +107,17 @@ ZH_08_10: dict[str, str] = prepare({
     # ---- lesson 10: a custom autograd.Function (the texts _functions fills in for LogCosh), gradcheck
     "write class LogCosh(torch.autograd.Function): with static forward and backward methods.":
         "写 class LogCosh(torch.autograd.Function):，并给它定义静态方法 forward 和 backward。",
-    "return x.cosh().log() from forward.": "在 forward 里返回 x.cosh().log()。",
+    "return x.abs() + (-2 * x.abs()).exp().log1p() - math.log(2) from forward.": "在 forward 里返回 x.abs() + (-2 * x.abs()).exp().log1p() - math.log(2)。",
     "forward to compute log(cosh(x))": "forward 计算的是 log(cosh(x))",
-    "forward returns x.cosh().log().": "forward 应该返回 x.cosh().log()。",
+    "forward returns x.abs() + (-2 * x.abs()).exp().log1p() - math.log(2).": "forward 应该返回 x.abs() + (-2 * x.abs()).exp().log1p() - math.log(2)。",
+    "forward at x = {where} to give {values}": "forward 在 x = {where} 处给出 {values}",
+    "gradients at x = {where} of {values}": "x = {where} 处的梯度为 {values}",
+    "cosh(1000) overflows to inf, as exp(1000) did in softplus: write log(cosh(x)) in a form that "
+    "never makes a huge number, |x| + log(1 + e^(-2|x|)) - log(2), and use tanh(x) in backward.":
+        "cosh(1000) 会溢出成 inf，就像 softplus 里的 exp(1000)：把 log(cosh(x)) 写成不会产生巨大数值的形式 "
+        "|x| + log(1 + e^(-2|x|)) - log(2)，backward 里用 tanh(x)。",
+    "Right: forward and backward agree with finite differences on hidden inputs, and stay finite far out.":
+        "正确：在隐藏的输入上，forward 和 backward 与有限差分一致，在很远处也保持有限。",
     "backward to return grad_output times f'(x) = tanh(x)": "backward 返回 grad_output 乘以 f'(x) = tanh(x)",
     "d log(u)/du = 1/u and d cosh(x)/dx = sinh(x); multiply by grad_output.":
         "用链式法则：d log(u)/du = 1/u，d cosh(x)/dx = sinh(x)；最后乘以 grad_output。",

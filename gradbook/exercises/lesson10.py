@@ -31,10 +31,17 @@ LOGCOSH = Rule(
     "LogCosh",
     lambda x: np.log(np.cosh(x)),
     "log(cosh(x))",
-    "x.cosh().log()",
+    "x.abs() + (-2 * x.abs()).exp().log1p() - math.log(2)",
     "tanh(x)",
     "d log(u)/du = 1/u and d cosh(x)/dx = sinh(x); multiply by grad_output.",
     _hidden_inputs,
+    (
+        np.array([-1000.0, 1000.0]),
+        np.array([1000.0 - np.log(2.0), 1000.0 - np.log(2.0)]),
+        np.array([-1.0, 1.0]),
+        "cosh(1000) overflows to inf, as exp(1000) did in softplus: write log(cosh(x)) in a form that "
+        "never makes a huge number, |x| + log(1 + e^(-2|x|)) - log(2), and use tanh(x) in backward.",
+    ),
 )
 
 

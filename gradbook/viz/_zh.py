@@ -18,6 +18,10 @@ ZH: dict[str, str] = prepare({
     "refused": "报错",
     "Tensor (no grad_fn)": "张量（没有 grad_fn）",
     "constant": "常量",
+    # ---- an animation's captions, one per frame (the player's line above the graph, a GIF's band)
+    "before backward()": "backward() 之前",
+    "step {n}: {node}": "第 {n} 步：{node}",
+    "refused at {node}: {raw_message}": "在 {node} 处报错：{raw_message}",
     "autograd graph of {n} nodes": "含 {n} 个节点的 autograd 计算图",
     # ---- the legend (draw.ROLE_COLOURS's texts)
     "legend": "图例",

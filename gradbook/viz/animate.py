@@ -123,11 +123,11 @@ class Animation:
         return [self.frame_svg(i) for i in range(len(self))]
 
     def captions(self) -> list[str]:
-        """One line per frame: what it shows."""
+        """One line per frame: what it shows, in the language of ``gradbook.set_language``."""
         captions = ["before backward()"] + [f"step {s.index + 1}: {s.name}" for s in self.recording.steps]
         if self.recording.error is not None and self.recording.error.key is not None:
             captions.append(f"refused at {self.recording.error.name}: {self.recording.error.message}")
-        return captions[: len(self)]
+        return [word(c) for c in captions[: len(self)]]
 
     def payload(self) -> dict:
         """What the browser's player needs (``gradbook/viz/static/player.js``): the SVG laid out

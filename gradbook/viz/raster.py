@@ -3,7 +3,8 @@
 The drawings use a small part of SVG, the part Graphviz's SVG output and ``layered.py`` write:
 ``polygon``, ``polyline``, ``path`` (``M L C Q Z``), ``ellipse`` and ``text``, with fill, stroke and
 stroke-width, inside one group's ``translate``. That much is drawn here with Pillow's ImageDraw
-(Pillow comes with matplotlib), text in matplotlib's own DejaVu fonts, so a GIF needs no browser,
+(Pillow comes with matplotlib), text in matplotlib's own DejaVu fonts (a system font for
+characters DejaVu lacks, such as Chinese), so a GIF needs no browser,
 no cairo and no network. Dashes are drawn solid; the rest is as the browser shows it.
 """
 
@@ -24,13 +25,64 @@ _PT = 96 / 72  # CSS pixels per point
 
 
 @cache
-def _font(family: str, bold: bool, px: int) -> Any:
+def _dejavu(family: str, bold: bool) -> str:
     import matplotlib
-    from PIL import ImageFont
 
     mono = "courier" in family.lower() or "mono" in family.lower()
     name = ("DejaVuSansMono" if mono else "DejaVuSans") + ("-Bold" if bold else "") + ".ttf"
-    return ImageFont.truetype(str(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / name), max(px, 1))
+    return str(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / name)
+
+
+@cache
+def _characters(path: str) -> frozenset[int]:
+    from matplotlib.ft2font import FT2Font
+
+    try:
+        return frozenset(FT2Font(path).get_charmap())
+    except (OSError, RuntimeError, ValueError):
+        return frozenset()
+
+
+# File names of fonts that carry Chinese, Japanese or Korean characters, tried before the rest.
+_CJK_FILES = re.compile(r"cjk|wqy|sourcehan|hei|song|ming|kai|droidsansfallback|pingfang|yahei|msyh|simsun", re.I)
+
+
+@cache
+def _fallback(missing: frozenset[int]) -> str | None:
+    """A font file on this machine with every one of ``missing``'s characters, or None."""
+    from matplotlib import font_manager
+
+    files = sorted(font_manager.findSystemFonts())
+    for path in sorted(files, key=lambda f: not _CJK_FILES.search(Path(f).name)):
+        if missing <= _characters(path):
+            return path
+    return None
+
+
+def _font(family: str, bold: bool, px: int, text: str = "") -> Any:
+    """DejaVu (matplotlib's own font), or for text it lacks (Chinese) a system font that has it."""
+    from PIL import ImageFont
+
+    path = _dejavu(family, bold)
+    missing = frozenset(ord(c) for c in text if not c.isspace()) - _characters(path)
+    if missing:
+        found = _fallback(missing)
+        if found is None:
+            _warn_missing(text)
+        else:
+            path = found
+    return ImageFont.truetype(path, max(px, 1))
+
+
+@cache
+def _warn_missing(text: str) -> None:
+    import warnings
+
+    warnings.warn(
+        f"to_gif(): no font on this machine has every character of {text!r}, so some are drawn as "
+        "boxes; install one that has them (for Chinese on Debian or Ubuntu: apt-get install fonts-noto-cjk)",
+        stacklevel=2,
+    )
 
 
 def _colour(value: str | None) -> str | None:
@@ -137,7 +189,7 @@ def svg_to_image(svg: str, scale: float = 1.0, background: str = "white") -> Any
                 draw.ellipse([x0, y0, x1, y1], fill=fill, outline=stroke, width=width)
             elif tag == "text" and child.text:
                 font = _font(child.get("font-family", ""), child.get("font-weight") == "bold",
-                             round(float(child.get("font-size", 14)) * k))  # fmt: skip
+                             round(float(child.get("font-size", 14)) * k), child.text)  # fmt: skip
                 anchor = {"start": "ls", "middle": "ms", "end": "rs"}.get(child.get("text-anchor", "start"), "ls")
                 (x, y), = px([(float(child.get("x", 0)), float(child.get("y", 0)))])  # fmt: skip
                 draw.text((x, y), child.text, fill=fill or "black", font=font, anchor=anchor)

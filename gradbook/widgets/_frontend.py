@@ -55,12 +55,12 @@ PLAYER_LABELS = {
 
 
 def localized(payload: dict[str, Any]) -> dict[str, Any]:
-    """``payload`` in the language of ``gradbook.set_language``: the player's labels and the
-    captions translated (torch's error text in a caption stays as torch wrote it)."""
+    """``payload`` in the language of ``gradbook.set_language``: the player's labels translated
+    (its captions come translated from ``Animation.captions``)."""
     if get_language() == "en":
         return payload
     labels = {key: translate(text, ZH) for key, text in PLAYER_LABELS.items()}
-    return payload | {"captions": [translate(c, ZH) for c in payload["captions"]], "labels": labels}
+    return payload | {"labels": labels}
 
 
 def pack(payload: dict[str, Any]) -> bytes:
