@@ -270,6 +270,15 @@ def test_chinese_prose_has_no_line_break_between_two_characters():
         assert not found, (path.name, found[:3])
 
 
+def test_every_lesson_writes_its_math_in_one_notation():
+    """Plain Unicode (x³, f'', dy/dx, ·) in every lesson, both languages: no LaTeX between $ signs,
+    which renders as math in JupyterLab and as dollar signs elsewhere."""
+    for path in sorted((ROOT / "notebooks").glob("**/text/*.md")):
+        prose = re.sub(r"```.*?```|`[^`\n]*`", "", path.read_text(), flags=re.S)
+        found = re.findall(r"\$[^$\n]+\$", prose)
+        assert not found, (path.relative_to(ROOT), found[:3])
+
+
 @pytest.mark.parametrize("lesson", ["notebooks/text/10_custom_function.md", "notebooks/zh/text/10_custom_function.md"])
 def test_lesson_10s_worked_logcosh_passes_its_check_far_out_too(lesson, capsys):
     """The worked answer the lesson folds under its LogCosh check is run against that check, which

@@ -227,3 +227,59 @@ def test_gradcheck_failure_text_matches_torch(shape):
         return str(caught.value).replace("torch.", "gradbook.")
 
     assert texts(gradbook) == texts(torch)
+
+
+def _frozen_and_mixed(lib):
+    """Programs where gradcheck meets outputs that do not require grad, as torch 2.13 treats them."""
+
+    class Frozen(lib.autograd.Function):  # its backward runs under no_grad: nothing to differentiate
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            with lib.no_grad():
+                return grad_output * 2 * x
+
+    class Detached(Frozen):  # differentiable in grad_output only
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            return grad_output * 2 * x.detach()
+
+    class Bad(lib.autograd.Function):  # the second input alone requires grad; its rule has the wrong sign
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * b, (b * b).detach()
+
+        @staticmethod
+        def backward(ctx, g, g2):
+            return None, -g
+
+    a = lib.tensor([1.0, 2.0], dtype=lib.float64)
+    b = lib.tensor([0.5, -1.0], dtype=lib.float64, requires_grad=True)
+    v = lib.tensor([0.25, -2.0], dtype=lib.float64, requires_grad=True)
+    check, twice = lib.autograd.gradcheck, lib.autograd.gradgradcheck
+    cases = {
+        "gradgradcheck, backward under no_grad": lambda: twice(Frozen.apply, (b,)),
+        "gradgradcheck, backward detaches x": lambda: twice(Detached.apply, (b,), (v,)),  # torch's own v is random
+        "numbered among differentiable inputs": lambda: check(Bad.apply, (a, b)),
+        "an output without grad is skipped": lambda: check(lambda a, b: (b.detach() * 2, b * 3), (a, b)),
+        "no output requires grad, numerical not 0": lambda: check(lambda a, b: b.detach() * 2, (a, b)),
+        "no output requires grad, numerical 0": lambda: check(lambda a, b: (b * 0).detach(), (a, b)),
+        "gradgradcheck False without raising": lambda: twice(Frozen.apply, (b,), raise_exception=False),
+    }
+    seen = {}
+    for name, case in cases.items():
+        try:
+            seen[name] = repr(case())
+        except Exception as err:
+            seen[name] = f"{type(err).__name__}: {err}".replace("torch.", "gradbook.")
+    return seen
+
+
+def test_gradcheck_on_outputs_without_grad_ends_as_in_torch():
+    assert _frozen_and_mixed(gradbook) == _frozen_and_mixed(torch)
