@@ -283,3 +283,24 @@ def _frozen_and_mixed(lib):
 
 def test_gradcheck_on_outputs_without_grad_ends_as_in_torch():
     assert _frozen_and_mixed(gradbook) == _frozen_and_mixed(torch)
+
+
+def test_gradcheck_in_float32_warns_and_fails_as_in_torch():
+    """torch computes gradcheck in the inputs' own dtype: ε = 1e-6 is below float32's resolution, so
+    even x · 2 fails, after a warning naming the input (lesson 10 says to pass float64)."""
+    import warnings
+
+    def seen(lib):
+        x = lib.tensor([-2.0, -0.3, 0.5, 4.0], requires_grad=True)
+        a = lib.tensor([1.0, 2.0, 3.0, 4.0], dtype=lib.float64, requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            verdicts = [
+                lib.autograd.gradcheck(lambda t: t * 2, (x,), raise_exception=False),
+                lib.autograd.gradcheck(lambda u, t: u * t.sigmoid(), (a, x), raise_exception=False),
+                lib.autograd.gradcheck(lambda u: u.sigmoid(), (a,)),
+            ]
+        return verdicts, [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
+
+    assert seen(gradbook) == seen(torch)
+    assert seen(gradbook)[0] == [False, False, True]

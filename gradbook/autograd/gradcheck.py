@@ -3,6 +3,7 @@ torch's ``GradcheckError`` (``from torch.autograd.gradcheck import GradcheckErro
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -24,7 +25,8 @@ def gradcheck(
     raise_exception: bool = True,
     **torch_options: Any,
 ) -> bool:
-    """Check ``fn``'s backward against central finite differences, in float64.
+    """Check ``fn``'s backward against central finite differences, in the inputs' dtype: pass
+    float64 inputs (float32 is too coarse for ε = 1e-6, and torch warns, as here).
 
     For each input element xⱼ the numerical derivative (f(x + ε eⱼ) - f(x - ε eⱼ)) / 2ε is
     compared with the column of the Jacobian that backward computes, row by row, through
@@ -41,8 +43,15 @@ def gradcheck(
     from . import _as_list, grad  # autograd/__init__ imports this module before it defines them
 
     given = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
-    args = [
-        Tensor._make(t._array.astype(np.float64)).requires_grad_(t.requires_grad)
+    for i, t in enumerate(given):  # torch computes in the inputs' own dtype, and says float32 is too coarse
+        if isinstance(t, Tensor) and t.requires_grad and t._array.dtype not in (np.float64, np.complex128):
+            warnings.warn(
+                f"Input #{i} requires gradient and is not a double precision floating point or complex. This check "
+                "will likely fail if all the inputs are not of double precision floating point or complex. ",
+                stacklevel=2,
+            )
+    args = [  # copies: the finite differences nudge them in place, never the caller's tensors
+        Tensor._make(t._array.copy()).requires_grad_(t.requires_grad)
         if isinstance(t, Tensor) and t.is_floating_point()
         else t
         for t in given
