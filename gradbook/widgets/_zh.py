@@ -6,7 +6,6 @@ error texts stay as torch prints them (``{raw_...}`` fields are kept as they are
 """
 
 from ..language import prepare
-from ..viz._zh import ZH as _DRAWINGS
 
 ZH: dict[str, str] = prepare({
     # ---- _common: the status line, pictures
@@ -33,8 +32,9 @@ ZH: dict[str, str] = prepare({
     "zoom out": "缩小",
     "✕ focus": "✕ 聚焦",
     "show the whole graph again": "重新显示整个计算图",
-    # the frames' titles: the animation's captions (gradbook.viz._zh), and a refusal without torch's text
-    **{key: _DRAWINGS[key] for key in ("before backward()", "step {n}: {node}")},
+    # the frames' titles (the same words as the animation's captions, in the drawings' catalogue)
+    "before backward()": "backward() 之前",
+    "step {n}: {node}": "第 {n} 步：{node}",
     "refused at {node}": "在 {node} 处报错",
     # ---- BackwardPlayer: the chain-rule ledger
     "constant": "常量",
