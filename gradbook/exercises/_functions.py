@@ -136,21 +136,25 @@ def _check_large(function: Any, rule: Rule) -> None:
     where = ", ".join(f"{v:g}" for v in data)
     x = gradbook.tensor(data, dtype=gradbook.float64, requires_grad=True)
     out = call_student(function.apply, "your Function", x)
-    try:
-        got = as_numbers(out, tuple(data.shape), "your forward's output").tolist()
-    except CheckFailedError:  # inf or nan: the overflow this check is about
-        got = np.asarray(out.detach().numpy(), dtype=float).tolist() if isinstance(out, gradbook.Tensor) else out
+    got = _values(out, data.shape, "your forward's output")
     if not close(np.asarray(got, dtype=float), values):
         raise fail(f"forward at x = {where} to give {values.tolist()}", f"{got}", hint)
+    expected = f"gradients at x = {where} of {gradients.tolist()}"
     try:
         with quiet():
             out.sum().backward()
     except Exception as err:
-        expected = f"gradients at x = {where} of {gradients.tolist()}"
         raise fail(expected, f"it raised {type(err).__name__}: {err}", hint) from None
-    try:
-        grad = as_numbers(x.grad, tuple(data.shape), "the gradient your backward gave").tolist()
-    except CheckFailedError:
-        grad = np.asarray(x.grad.numpy(), dtype=float).tolist() if isinstance(x.grad, gradbook.Tensor) else x.grad
+    grad = _values(x.grad, data.shape, "the gradient your backward gave")
     if not close(np.asarray(grad, dtype=float), gradients):
-        raise fail(f"gradients at x = {where} of {gradients.tolist()}", f"{grad}", hint)
+        raise fail(expected, f"{grad}", hint)
+
+
+def _values(answer: Any, shape: tuple[int, ...], what: str) -> Any:
+    """``answer``'s numbers as a list, inf and nan included (the overflow ``_check_large`` is about)."""
+    try:
+        return as_numbers(answer, tuple(shape), what).tolist()
+    except CheckFailedError:  # as_numbers refuses inf and nan
+        if isinstance(answer, gradbook.Tensor):
+            return np.asarray(answer.detach().numpy(), dtype=float).tolist()
+        return answer

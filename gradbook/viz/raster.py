@@ -52,8 +52,7 @@ def _fallback(missing: frozenset[int]) -> str | None:
     """A font file on this machine with every one of ``missing``'s characters, or None."""
     from matplotlib import font_manager
 
-    files = sorted(font_manager.findSystemFonts())
-    for path in sorted(files, key=lambda f: not _CJK_FILES.search(Path(f).name)):
+    for path in sorted(font_manager.findSystemFonts(), key=lambda f: (not _CJK_FILES.search(Path(f).name), f)):
         if missing <= _characters(path):
             return path
     return None
@@ -61,8 +60,6 @@ def _fallback(missing: frozenset[int]) -> str | None:
 
 def _font(family: str, bold: bool, px: int, text: str = "") -> Any:
     """DejaVu (matplotlib's own font), or for text it lacks (Chinese) a system font that has it."""
-    from PIL import ImageFont
-
     path = _dejavu(family, bold)
     missing = frozenset(ord(c) for c in text if not c.isspace()) - _characters(path)
     if missing:
@@ -71,7 +68,14 @@ def _font(family: str, bold: bool, px: int, text: str = "") -> Any:
             _warn_missing(text)
         else:
             path = found
-    return ImageFont.truetype(path, max(px, 1))
+    return _truetype(path, max(px, 1))
+
+
+@cache
+def _truetype(path: str, px: int) -> Any:  # each font file read once per size, not once per text
+    from PIL import ImageFont
+
+    return ImageFont.truetype(path, px)
 
 
 @cache
