@@ -90,6 +90,7 @@ def _pictures(page) -> list[dict]:
         """() => [...document.querySelectorAll('.jp-OutputArea-output')].map(o => ({
             mime: o.dataset.mimeType || '',
             text: o.innerText.slice(0, 200),
+            column: o.getBoundingClientRect().width,
             images: [...o.querySelectorAll('img')].map(i => ({
                 src: i.src.slice(0, 40), natural: i.naturalWidth, shown: i.getBoundingClientRect().width,
                 visible: i.offsetParent !== null, nh: i.naturalHeight })),
@@ -119,10 +120,13 @@ def test_a_new_user_opens_every_lesson_and_runs_lesson_01(lab, size, tmp_path):
                     for image in output["images"]:
                         assert image["src"].startswith("data:image/"), (lesson.name, image)
                         assert image["natural"] > 0, (lesson.name, image)  # it decoded
-                        # never shrunk below its own size: the graph's 10 pt text stays ≥ 10 px
-                        # (an image in a closed <details>, a worked answer, is not laid out; a PNG plot may fit)
-                        if image["visible"] and image["src"].startswith("data:image/svg+xml"):
-                            assert image["shown"] >= image["natural"] - 1, (lesson.name, image)
+                        # every picture fits its output column, a drawing shrunk to no less than 3/4
+                        # (its 10 pt text stays ≥ 10 px), a plot not at all (an image in a closed
+                        # <details>, a worked answer, is not laid out)
+                        if image["visible"]:
+                            assert image["shown"] <= output["column"] + 1, (lesson.name, output["column"], image)
+                            least = 0.75 if image["src"].startswith("data:image/svg+xml") else 1
+                            assert image["shown"] >= least * image["natural"] - 1, (lesson.name, image)
                     drawings += bool(output["images"])
                 assert page.locator(".jp-Notebook .gb-player").count() == 0  # untrusted: no script ran
                 page.screenshot(path=str(tmp_path / f"{lesson.stem}_untrusted.png"))

@@ -101,6 +101,40 @@ def test_lesson_is_saved_executed_with_self_contained_widget_views(path):
         assert "object at 0x" not in stdout(cell), "memory addresses change every run"
 
 
+# JupyterLab's output column at 1024×768, a projector (measured in Debian's chromium): every saved
+# picture fits it, a drawing shrunk to no less than 3/4 of its size (gradbook.viz.draw.MIN_SCALE),
+# a plot not shrunk at all (the browser test checks the same in JupyterLab)
+PROJECTOR_COLUMN = 592
+
+
+def _saved_pictures(nb):
+    """(cell index, kind, width in CSS px) of each picture among the saved outputs."""
+    import base64
+    import struct
+
+    for index, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            for encoded in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', data.get("text/html", "")):
+                svg = base64.b64decode(encoded).decode()
+                size = re.search(r'<svg\b[^>]*?\swidth="([\d.]+)(pt|px)?"', svg)
+                yield index, "drawing", float(size[1]) * (4 / 3 if size[2] == "pt" else 1)
+            if "image/png" in data:
+                png = base64.b64decode(data["image/png"])
+                yield index, "plot", struct.unpack(">I", png[16:20])[0]
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: str(p.relative_to(NOTEBOOKS)))
+def test_every_saved_picture_fits_a_projectors_column(path):
+    from gradbook.viz.draw import MIN_SCALE
+
+    pictures = list(_saved_pictures(read(path)))
+    assert pictures, "every lesson has pictures"
+    for index, kind, width in pictures:
+        most = PROJECTOR_COLUMN / MIN_SCALE if kind == "drawing" else PROJECTOR_COLUMN
+        assert width <= most, f"cell {index}: a {width:.0f} px {kind} does not fit {PROJECTOR_COLUMN} px"
+
+
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_error_cells_show_torchs_messages(language):
     """torch's error texts stay English in both languages: they are what torch prints."""

@@ -146,8 +146,13 @@ def test_notebook_output_holds_the_svg(renderer):
     assert set(bundle) == {"image/svg+xml", "text/html", "text/plain"}
     assert bundle["image/svg+xml"].startswith("<svg") and "MulBackward0" in bundle["image/svg+xml"]
     # an untrusted notebook shows neither SVG outputs nor inline <svg>: the same picture as an image
-    src = re.fullmatch(r'<div style="overflow-x:auto"><img alt="[^"]*" style="max-width:none" src="([^"]+)"></div>',
-                       bundle["text/html"])[1]  # fmt: skip
+    fit = re.fullmatch(
+        r'<div style="overflow-x:auto"><img alt="[^"]*" style="max-width:100%;min-width:(\d+)px" src="([^"]+)"></div>',
+        bundle["text/html"],
+    )
+    src = fit[2]
+    width = float(re.search(r'<svg width="([\d.]+)pt"', bundle["image/svg+xml"])[1]) * 4 / 3  # px
+    assert width * 0.75 <= int(fit[1]) < width * 0.75 + 1  # shrunk to fit, to 3/4 of its size at most
     assert src.startswith("data:image/svg+xml;base64,")
     assert base64.b64decode(src.split(",", 1)[1]).decode() == bundle["image/svg+xml"]
     assert set(g._repr_mimebundle_(include=["image/svg+xml"])) == {"image/svg+xml"}
@@ -182,3 +187,23 @@ def test_ipython_displays_the_drawing():
     g = draw(x * x, renderer="/no/such/dot")
     data, _ = formatters.DisplayFormatter().format(g)
     assert "No Graphviz renderer" in data["text/plain"]
+
+
+@pytest.mark.parametrize("renderer", renderers())
+def test_a_networks_long_chain_is_drawn_straight(renderer):
+    """Each layer's weight and bias hang off the chain of the network's layers; the chain itself is
+    one column (dot would otherwise step it sideways at every layer, a column wider per layer)."""
+    gradbook.manual_seed(0)
+    net = gradbook.nn.Sequential(*(m for _ in range(3) for m in (gradbook.nn.Linear(4, 4), gradbook.nn.ReLU())))
+    loss = net(gradbook.randn(8, 4)).sum()
+    svg = ET.fromstring(draw(loss, show=("names",), renderer=renderer).svg())
+    centres = {}  # the middle of each node's outline (its rounded box, a <path>)
+    for group in svg.iter(f"{SVG}g"):
+        title = next((t.text for t in group.iter(f"{SVG}text") if t.text in ("AddmmBackward0", "ReluBackward0")), None)
+        if "node" in group.get("class", "").split() and title:
+            outline = next(group.iter(f"{SVG}path")).get("d")
+            xs = [float(v) for v in re.findall(r"(-?[\d.]+),-?[\d.]+", outline)]
+            centres.setdefault(title, []).append((min(xs) + max(xs)) / 2)
+    assert len(centres["AddmmBackward0"]) == 3 and len(centres["ReluBackward0"]) == 3
+    xs = centres["AddmmBackward0"] + centres["ReluBackward0"]
+    assert max(xs) - min(xs) < 1, xs

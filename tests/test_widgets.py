@@ -286,6 +286,19 @@ def test_graph_view_toggles_and_refresh():
     assert bundle["image/svg+xml"] == view.svg
 
 
+def test_graph_view_starts_with_the_rows_asked_for_and_refuses_unknown_ones():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    view = GraphView(y, show=("shape", "names"))
+    assert [n for n, box in view.show.items() if box.value] == ["shape", "names"]
+    assert ">data<" not in view.svg and ">grad<" not in view.svg and ">shape<" in view.svg
+    view.show["data"].value = True  # ticking a box draws its row
+    assert ">data<" in view.svg
+    for bad, text in ((("values",), "unknown ['values']"), ("data", "e.g. show=('data',)")):
+        with pytest.raises(ValueError, match=re.escape(text)):
+            GraphView(y, show=bad)
+
+
 def test_a_50_node_graph_is_recorded_in_one_pass():
     def f(x):
         for _ in range(24):

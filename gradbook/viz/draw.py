@@ -137,13 +137,30 @@ class GraphDrawing(graphviz.Digraph):
         return bundle
 
 
+# a picture wider than its column is shrunk to fit, but never below this: its 10 pt node text
+# stays at 10 px and 8 pt edge labels at 8 px (a wider picture scrolls sideways at that size)
+MIN_SCALE = 0.75
+_SVG_WIDTH = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)(pt|px)?"')
+
+
 def svg_image(svg: str, alt: str) -> str:
-    """``svg`` as an ``<img>`` with a data: URI, at its own size (never scaled below it: wider than
-    the page, it scrolls). JupyterLab and Notebook 7 do not show an SVG output of a notebook that
-    is not trusted (a fresh clone), and strip inline ``<svg>`` from HTML; an image survives."""
+    """``svg`` as an ``<img>`` with a data: URI, shrunk to fit the width it is shown in, to no
+    less than ``MIN_SCALE`` of its size (then it scrolls sideways). JupyterLab and Notebook 7 do
+    not show an SVG output of a notebook that is not trusted (a fresh clone), and strip inline
+    ``<svg>`` from HTML; an image survives.
+
+    >>> re.search(r'<img .*? (style="[^"]*")', svg_image('<svg width="400pt"></svg>', "g"))[1]  # 533 px
+    'style="max-width:100%;min-width:400px"'
+    """
     data = base64.b64encode(svg.encode()).decode()
+    size = _SVG_WIDTH.search(svg)
+    if size:  # Graphviz sizes in pt, 4/3 px each (CSS's 96 px per inch)
+        px = float(size[1]) * (4 / 3 if size[2] == "pt" else 1)
+        fit = f"max-width:100%;min-width:{int(px * MIN_SCALE + 0.999)}px"
+    else:
+        fit = "max-width:none"
     return (
-        f'<div style="overflow-x:auto"><img alt="{html.escape(alt)}" style="max-width:none"'
+        f'<div style="overflow-x:auto"><img alt="{html.escape(alt)}" style="{fit}"'
         f' src="data:image/svg+xml;base64,{data}"></div>'
     )
 
@@ -312,6 +329,8 @@ def _plural(count: int, one: str, many: str) -> str:
 
 
 def _check_show(show: Iterable[str]) -> frozenset[str]:
+    if isinstance(show, str):  # frozenset("data") would be its letters
+        raise ValueError(f"draw() got show={show!r}; pass a tuple of rows, e.g. show=({show!r},)")
     chosen = frozenset(show)
     unknown = sorted(chosen - _SHOWABLE)
     if unknown:
@@ -467,6 +486,7 @@ def draw_model(
     if groups:
         _draw_groups(g, model, groups)
 
+    spine = _spine(model, kept)
     hidden_edges: Counter[tuple[str, str]] = Counter()
     for node in model.nodes:
         arg_names = node.arg_names
@@ -477,12 +497,13 @@ def draw_model(
                 text = edge_labels.get((src, node.key, slot))
                 if text is None and arg_names is not None and len(arg_names) > 1:
                     text = arg_names[slot]
+                weight = {"weight": _SPINE_WEIGHT} if (src, node.key, slot) in spine else {}
                 if slots is None:
-                    g.edge(src, node.key, label=_esc(text) if text else None)
+                    g.edge(src, node.key, label=_esc(text) if text else None, **weight)
                 else:  # a second line for the gradient that flows along it
                     eid = edge_ids[(node.key, slot)] = f"e{len(edge_ids)}"
                     slots[eid] = ""
-                    g.edge(src, node.key, label=(f"{_esc(text)}\\n" if text else "") + f"⟦{eid}⟧", id=eid)
+                    g.edge(src, node.key, label=(f"{_esc(text)}\\n" if text else "") + f"⟦{eid}⟧", id=eid, **weight)
             else:
                 a = src if src in kept else f"hidden{groups[src]}"
                 b = node.key if node.key in kept else f"hidden{groups[node.key]}"
@@ -508,6 +529,49 @@ def draw_model(
         g.node("legend", legend_label(frames=slots is not None), shape="plain", style="", id="legend")
     g.slots, g.fills, g.edge_ids = slots or {}, fills, edge_ids
     return g
+
+
+_SPINE_WEIGHT = "8"  # dot keeps heavy edges short and straight (its default weight is 1)
+
+
+def _spine(model: GraphModel, kept: set[str]) -> set[tuple[str, str, int]]:
+    """The edges ``(input, op, slot)`` from each op's tallest input: the one with the longest path
+    of drawn nodes below it, when exactly one input is that tall. Drawn heavy, they keep the
+    graph's long chain straight; without them dot steps the chain sideways at every layer (a
+    network's weight and bias hang off each layer), and the picture grows a column per layer.
+
+    >>> import gradbook as torch
+    >>> w = torch.tensor(2.0, requires_grad=True)
+    >>> model = GraphModel.from_roots(w * (w * w))
+    >>> label = {n.key: n.label for n in model.nodes}
+    >>> [(label[a], label[b], slot) for a, b, slot in _spine(model, set(label))]  # the inner product's edge
+    [('MulBackward0', 'MulBackward0', 1)]
+    """
+    by_key = {node.key: node for node in model.nodes}
+    height: dict[str, int] = {}
+    for start in by_key:  # post-order without recursion: chains can be thousands of nodes deep
+        stack = [start]
+        while stack:
+            key = stack[-1]
+            if key in height:
+                stack.pop()
+                continue
+            below = [s for s, _ in by_key[key].inputs if s in kept and s not in height]
+            if below:
+                stack.extend(below)
+                continue
+            height[key] = 1 + max((height[s] for s, _ in by_key[key].inputs if s in kept), default=0)
+            stack.pop()
+    spine = set()
+    for node in model.nodes:
+        inputs = [(src, slot) for src, slot in node.inputs if src in kept]
+        if node.key not in kept or not inputs:
+            continue
+        tallest = max(height[src] for src, _ in inputs)
+        best = [(src, slot) for src, slot in inputs if height[src] == tallest]
+        if len({src for src, _ in best}) == 1 and len(inputs) > len(best):
+            spine.add((best[0][0], node.key, best[0][1]))
+    return spine
 
 
 def _constant(g: GraphDrawing, node: GraphNode, slot: int, value: Any, name: str | None, show: frozenset[str]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import ipywidgets as w
 
 from .. import Tensor, draw
@@ -19,7 +21,9 @@ class GraphView(StaticFallback, w.VBox):
 
     Call :meth:`refresh` after further computation (another backward(), an in-place change) to
     redraw it. Names are those of the caller's variables when the view was made (and ``names=``).
-    Large graphs are drawn collapsed, as ``draw`` does.
+    ``show=`` picks the boxes ticked at the start (``show=("shape", "names")`` draws a network
+    narrow enough for a projector; saved tensors are always drawn). Large graphs are drawn
+    collapsed, as ``draw`` does.
 
     >>> import gradbook as torch
     >>> from gradbook.widgets import GraphView
@@ -31,7 +35,21 @@ class GraphView(StaticFallback, w.VBox):
     GraphView(2 nodes, show=data,shape,names)
     """
 
-    def __init__(self, y: Tensor, names: dict[str, Tensor] | None = None, max_nodes: int = 500) -> None:
+    def __init__(
+        self,
+        y: Tensor,
+        names: dict[str, Tensor] | None = None,
+        max_nodes: int = 500,
+        show: Iterable[str] = TOGGLES,
+    ) -> None:
+        if isinstance(show, str):  # its letters are not rows
+            raise ValueError(f"GraphView() got show={show!r}; pass a tuple of rows, e.g. show=({show!r},)")
+        unknown = sorted(set(show) - {*TOGGLES, "saved"})
+        if unknown:
+            raise ValueError(
+                f"GraphView() got show={show!r}: unknown {unknown}; pass a tuple of rows among {TOGGLES}, "
+                "e.g. show=('shape', 'names') (saved tensors are always drawn)"
+            )
         self.y = y
         self.names = tensor_names(names, 2, "GraphView")  # names= first, then the caller's
         self.max_nodes = max_nodes
@@ -39,7 +57,9 @@ class GraphView(StaticFallback, w.VBox):
         self.status = w.HTML(error_html(None), layout=w.Layout(height=STATUS_HEIGHT, overflow="auto"))
         small = {"indent": False, "layout": w.Layout(width="auto")}  # a row of toggles, not 300 px each
         # keyed by draw()'s names for the rows (show=), labelled in the language set
-        self.show = {name: w.Checkbox(value=True, description=translate(name, ZH), **small) for name in TOGGLES}
+        self.show = {
+            name: w.Checkbox(value=name in show, description=translate(name, ZH), **small) for name in TOGGLES
+        }
         self.legend = w.Checkbox(value=False, description=translate("legend", ZH), **small)
         fixed = w.Layout(width="auto", flex="0 0 auto")  # never shrunk below its text
         tip = translate("redraw after further computation", ZH)
