@@ -34,7 +34,7 @@ misses: set[str] | None = None  # a test sets a set here to collect the texts no
 matched: set[str] | None = None  # and here to collect the catalogue keys that translated a text
 _listeners: list[Callable[[str], None]] = []  # what follows the language without asking (docstrings)
 _PROSE = re.compile(r"[A-Za-z]{3,} [a-z]{2,}")  # English words in a row (compiled now: see prepare)
-_REPR = re.compile(r"<.*(>|\.\.\.)|'.*'", re.DOTALL)  # an object's repr (a learner's answer), not prose
+_REPR = re.compile(r"[\[(]*(<.*(>|\.\.\.)|'.*')[\])]*", re.DOTALL)  # an answer's repr (a list of them too), not prose
 
 
 def set_language(language: str) -> None:

@@ -635,7 +635,7 @@ def _judges():
                     yield pytest.param(judge_source, id=cell.metadata["nbgrader"]["grade_id"])
 
 
-OWN_PROGRAMS = sorted(p.name for p in COURSE.glob("source/*"))  # all ten: no lesson solves their questions
+OWN_PROGRAMS = sorted(p.name for p in COURSE.glob("source/*"))  # every assignment: no lesson solves its questions
 
 
 @pytest.mark.parametrize("assignment", OWN_PROGRAMS)

@@ -20,7 +20,19 @@ gradbook.exercises._checking.NotAttemptedError: not attempted: ...
 from __future__ import annotations
 
 from ..language import on_change
-from . import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08, lesson09, lesson10
+from . import (
+    lesson01,
+    lesson02,
+    lesson03,
+    lesson04,
+    lesson05,
+    lesson06,
+    lesson07,
+    lesson08,
+    lesson09,
+    lesson10,
+    lesson11,
+)
 from ._checking import CheckFailedError, Exercise, NotAttemptedError
 from ._zh_docs import docstrings
 from .lesson01 import check_grad_after_three_calls, check_grad_after_zeroing, check_training_step
@@ -33,6 +45,7 @@ from .lesson07 import check_training_loop, check_weight_without_zero_grad
 from .lesson08 import check_micrograd_grad, check_torch_grad, check_value_pow
 from .lesson09 import check_bias_grad, check_unbroadcast
 from .lesson10 import check_gradcheck_verdict, check_logcosh_rule
+from .lesson11 import check_hand_gradients, check_numerical_grad, check_tape_backward
 
 _LESSONS = {
     1: lesson01,
@@ -45,6 +58,7 @@ _LESSONS = {
     8: lesson08,
     9: lesson09,
     10: lesson10,
+    11: lesson11,
 }
 
 # help(check_...) in the language set: the Chinese summary above the English docstring (see _zh_docs)
@@ -52,7 +66,7 @@ on_change(docstrings(e.check_answer for module in _LESSONS.values() for e in mod
 
 
 def exercises(lesson: int | None = None) -> tuple[Exercise, ...]:
-    """The exercises of one lesson (1-10), or of all lessons in order.
+    """The exercises of one lesson (1-11), or of all lessons in order.
 
     >>> [ex.name for ex in exercises(4)]
     ['graph_chain', 'leaves_with_grad']
@@ -76,14 +90,17 @@ __all__ = [
     "check_grad_after_zeroing",
     "check_gradcheck_verdict",
     "check_grad_through_detach",
+    "check_hand_gradients",
     "check_graph_chain",
     "check_jacobian",
     "check_leaves_with_grad",
     "check_logcosh_rule",
     "check_micrograd_grad",
     "check_nth_derivative",
+    "check_numerical_grad",
     "check_second_derivative",
     "check_straight_through",
+    "check_tape_backward",
     "check_torch_grad",
     "check_training_loop",
     "check_training_step",

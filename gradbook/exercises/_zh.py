@@ -9,6 +9,7 @@ code (``x.grad``, ``zero_()``, ``retain_graph=True``, op names) stays code.
 from ..language import prepare
 from ._zh_05_07 import ZH_05_07
 from ._zh_08_10 import ZH_08_10
+from ._zh_11 import ZH_11
 
 ZH: dict[str, str] = prepare({
     # ---- _checking: the three parts of every message, and what every check shares
@@ -231,4 +232,5 @@ ZH: dict[str, str] = prepare({
 # the later lessons' words, kept in their own files (one per group of lessons)
 ZH.update(ZH_05_07)
 ZH.update(ZH_08_10)
+ZH.update(ZH_11)
 prepare(ZH)

@@ -124,6 +124,21 @@ DOCS: dict[str, str] = {
         "``ctx.save_for_backward`` 保存的内容。检查会在你看不到的张量上运行 ``gradcheck``，\n"
         "而且梯度必须来自*你自己*的 ``backward``（检查会统计引擎调用它的次数）。"
     ),
+    # ---- lesson 11
+    "check_hand_gradients": (
+        "对下面英文原文中的程序，逐个节点手算 g 的梯度，给出字典 ``{\"u\": dg/du, \"v\": dg/dv, \"w\": dg/dw}``。\n"
+        "每个节点把 上游梯度 × 局部导数 传给它的输入；一个变量被用了两次时，把两条路径的梯度相加。"
+    ),
+    "check_numerical_grad": (
+        "检查 ``numerical_grad(f, inputs, eps=1e-6)``：用中心差分 (f(…, xᵢ + ε, …) − f(…, xᵢ − ε, …)) / 2ε\n"
+        "求 ``f(*inputs)`` 对每个输入的偏导数（f 的输入和输出都是普通浮点数），以列表返回。检查会在用\n"
+        "``math`` 写成的函数上调用它，并与这些函数的解析导数比较；它还会传入 ``eps=1e-2``。"
+    ),
+    "check_tape_backward": (
+        "检查第 11 课磁带的 ``backward(tape, out)``：``tape`` 按创建顺序列出每个 ``Var``，每个都有\n"
+        "``.value`` 和 ``.inputs``（输入 Var 与局部导数 d 节点 / d 输入 组成的对）；它返回字典\n"
+        "``{Var: d out / d Var}``。检查会自己建几条磁带（其中有被一个、两个、三个节点使用的变量），并与手算的导数比较。"
+    ),
 }
 
 
