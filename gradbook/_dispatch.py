@@ -743,7 +743,10 @@ class _Min(_ReturnType):
 
 
 def extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
-    """max/min: of everything, or ``(values, indices)`` along ``dim``."""
+    """max/min: of everything, ``(values, indices)`` along ``dim``, or with a tensor in place of
+    ``dim``, elementwise (``torch.max(a, b)`` is ``torch.maximum(a, b)``)."""
+    if isinstance(dim, Tensor) and keepdim is False:
+        return t.maximum(dim) if which == "max" else t.minimum(dim)
     if dim is None:
         if t._array.size == 0:
             raise RuntimeError(

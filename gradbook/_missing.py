@@ -16,7 +16,7 @@ ccol_indices cdouble cfloat chalf char cholesky cholesky_inverse cholesky_solve 
 clamp_min_ clip_ coalesce col_indices conj conj_physical conj_physical_ const_data_ptr copysign
 copysign_ corrcoef cosh_ count_nonzero cov cross crow_indices cummax cummin cumprod_ cumsum_
 data_ptr deg2rad deg2rad_ dense_dim dequantize det diag diag_embed diagflat
-diagonal_scatter digamma digamma_ dim_order dist divide divide_ dsplit eig element_size eq_ erf_
+diagonal_scatter digamma digamma_ dim_order dist divide divide_ dsplit eig eq_ erf_
 erfc erfc_ erfinv erfinv_ exp2_ expm1_ exponential_ fill_diagonal_ fix_ fliplr flipud float_power
 float_power_ floor_divide_ fmax fmin fmod fmod_ frac_ frexp gcd gcd_ ge ge_ geometric_ geqrf ger
 grad_dtype greater greater_ greater_equal greater_equal_ gt gt_ half hardshrink hash_tensor
@@ -30,7 +30,7 @@ less_equal less_equal_ lgamma lgamma_ log10_ log1p_ log2_ log_normal_ logaddexp2
 logical_and logical_and_ logical_not logical_not_ logical_or logical_or_ logical_xor logical_xor_
 logit logit_ lstsq lt lt_ lu lu_solve mH map2_ map_ masked_scatter masked_scatter_ masked_select
 matrix_exp matrix_power median mode module_load msort mtia multinomial multiply multiply_ mvlgamma
-mvlgamma_ name nan_to_num_ nanmean nanmedian nanquantile nansum narrow_copy nbytes ndimension ne ne_
+mvlgamma_ name nan_to_num_ nanmean nanmedian nanquantile nansum narrow_copy ndimension ne ne_
 negative negative_ nelement new new_empty_strided nextafter nextafter_ nonzero nonzero_static
 not_equal not_equal_ orgqr ormqr pin_memory pinverse polygamma polygamma_ positive prelu put put_
 q_per_channel_axis q_per_channel_scales q_per_channel_zero_points q_scale q_zero_point qr qscheme

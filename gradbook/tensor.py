@@ -898,6 +898,13 @@ class Tensor:
     def numel(self) -> builtins.int:
         return self._array.size
 
+    def element_size(self) -> builtins.int:
+        return self._array.itemsize
+
+    @property
+    def nbytes(self) -> builtins.int:
+        return self._array.nbytes
+
     def is_floating_point(self) -> builtins.bool:
         return self._array.dtype.kind == "f"
 

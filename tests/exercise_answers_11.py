@@ -19,6 +19,7 @@ HAND_RIGHT = [
     {"u": torch.tensor(7.0), "v": np.float32(-18), "w": Fraction(-6)},
 ]
 HAND_WRONG = [
+    {"u": 7.0005, "v": -18.001, "w": -6.0},  # close, but the answers are whole numbers
     {"u": 6.0, "v": -18.0, "w": -6.0},  # the + u path forgotten
     {"u": 1.0, "v": -18.0, "w": -6.0},  # only the + u path
     {"u": 7.0, "v": 18.0, "w": -6.0},  # a sign
@@ -132,8 +133,23 @@ def mutates_inputs(f, inputs, eps=1e-6):
     return partials
 
 
+def half_step(f, inputs, eps=1e-6):
+    return numerical_grad(f, inputs, eps / 2)  # a central difference, at another step than asked
+
+
+def flipped(f, inputs, eps=1e-6):
+    return [-p for p in numerical_grad(f, inputs, eps)]
+
+
+def over_four_eps(f, inputs, eps=1e-6):
+    return [p / 2 for p in numerical_grad(f, inputs, eps)]
+
+
 NUMERICAL_RIGHT = [numerical_grad, numerical_grad_in_numpy, numerical_grad_as_tensor]
 NUMERICAL_WRONG = [
+    half_step,
+    flipped,
+    over_four_eps,
     forward_difference,
     backward_difference,
     forgets_the_two,
@@ -246,12 +262,32 @@ def values_not_gradients(tape, out):
     return {node: node.value for node in tape}
 
 
+def seeds_the_last_node(tape, out):
+    grads = {tape[-1]: 1.0}  # out is not always the tape's last node
+    for node in reversed(tape):
+        upstream = grads.get(node, 0.0)
+        for inp, local in node.inputs:
+            grads[inp] = grads.get(inp, 0.0) + local * upstream
+    return grads
+
+
+def defaults_to_one(tape, out):
+    grads = {out: 1.0}
+    for node in reversed(tape):
+        upstream = grads.get(node, 1.0)  # a node out does not use sends gradient too
+        for inp, local in node.inputs:
+            grads[inp] = grads.get(inp, 0.0) + local * upstream
+    return grads
+
+
 def raises_not_implemented(tape, out):
     raise NotImplementedError()
 
 
 TAPE_RIGHT = [backward, backward_with_defaultdict, backward_by_recursion]
 TAPE_WRONG = [
+    seeds_the_last_node,
+    defaults_to_one,
     overwrites,
     walks_forward,
     no_seed,

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import exercise_answers_08_10 as l810  # tests/exercise_answers_08_10.py: answers for lessons 08-10
 import exercise_answers_11 as l11  # tests/exercise_answers_11.py: answers for lesson 11
+import exercise_answers_12 as l12  # tests/exercise_answers_12.py: answers for lesson 12
 import numpy as np
 import pytest
 
@@ -95,6 +96,9 @@ RIGHT = {
     ex.check_hand_gradients: l11.HAND_RIGHT[0],
     ex.check_numerical_grad: l11.numerical_grad,
     ex.check_tape_backward: l11.backward,
+    ex.check_jvp_column: l12.JVP_RIGHT[0],
+    ex.check_dual_exp: l12.RightDual,
+    ex.check_passes: l12.PASSES_RIGHT[0],
 }
 CHECKS = list(RIGHT)
 NUMERIC = [
@@ -931,6 +935,9 @@ ATTACKS = {  # check: (right answers, wrong answers, fakes)
     ex.check_hand_gradients: (l11.HAND_RIGHT, l11.HAND_WRONG, [*LYING, *l11.hand_fakes(LYING)]),
     ex.check_numerical_grad: (l11.NUMERICAL_RIGHT, l11.NUMERICAL_WRONG, [*LYING, *l11.numerical_fakes(LYING)]),
     ex.check_tape_backward: (l11.TAPE_RIGHT, l11.TAPE_WRONG, [*LYING, *l11.tape_fakes(LYING)]),
+    ex.check_jvp_column: (l12.JVP_RIGHT, l12.JVP_WRONG, LYING),
+    ex.check_dual_exp: (l12.DUAL_RIGHT, l12.DUAL_WRONG, [*LYING, *l12.dual_fakes(LYING)]),
+    ex.check_passes: (l12.PASSES_RIGHT, l12.PASSES_WRONG, [*LYING, *l11.hand_fakes(LYING)]),
 }
 
 
@@ -1025,7 +1032,7 @@ def test_the_attack_table():
 def _package_values() -> list[tuple[str, object]]:
     """Every attribute of the exercise modules (private ones too), and what each one that can be
     called without arguments returns: what `from gradbook.exercises.lessonNN import ...` can reach."""
-    modules = [importlib.import_module(f"gradbook.exercises.lesson{n:02d}") for n in range(1, 12)]
+    modules = [importlib.import_module(f"gradbook.exercises.lesson{n:02d}") for n in range(1, 13)]
     modules.append(importlib.import_module("gradbook.exercises._checking"))
     found = []
     for module in modules:
@@ -1053,9 +1060,9 @@ def test_nothing_importable_from_the_package_passes_a_check():
     attribute, and each zero-argument function's result, is handed to every check as the answer."""
     from gradbook.exercises import exercises as all_exercises
 
-    checks = [e for lesson in range(1, 12) for e in all_exercises(lesson)]
+    checks = [e for lesson in range(1, 13) for e in all_exercises(lesson)]
     values = _package_values()
-    assert len(values) > 200 and len(checks) == 26
+    assert len(values) > 200 and len(checks) == 29
     passing = []
     for name, value in values:
         for exercise in checks:

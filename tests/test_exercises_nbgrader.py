@@ -39,6 +39,7 @@ PARTIAL_POINTS = {
     "09_broadcasting": 1 + 2,
     "10_custom_function": 2 + 1,
     "11_foundations": 1 + 1,
+    "12_forward_mode": 1 + 1,
 }
 
 
@@ -122,6 +123,7 @@ def test_the_lessons_checks_run_the_programs_their_lessons_show_and_no_assignmen
     from gradbook.exercises.lesson06 import DETACH_PROGRAM
     from gradbook.exercises.lesson07 import NO_ZERO_GRAD_PROGRAM
     from gradbook.exercises.lesson11 import DERIVE_PROGRAM
+    from gradbook.exercises.lesson12 import JVP_PROGRAM, PASSES_PROGRAM
 
     for program, lesson, assignment in [
         (ZEROING_PROGRAM, "01_backward_and_accumulation", "01_accumulation"),
@@ -130,6 +132,8 @@ def test_the_lessons_checks_run_the_programs_their_lessons_show_and_no_assignmen
         (DETACH_PROGRAM, "06_no_grad_detach_inplace", "06_no_grad_detach_inplace"),
         (NO_ZERO_GRAD_PROGRAM, "07_training_loop", "07_training_loop"),
         (DERIVE_PROGRAM, "11_foundations", "11_foundations"),
+        (JVP_PROGRAM, "12_forward_mode_and_cost", "12_forward_mode"),
+        (PASSES_PROGRAM, "12_forward_mode_and_cost", "12_forward_mode"),
     ]:
         for language in ("text", "zh/text"):  # the self-check's program is the one its lesson shows
             assert f"```python\n{program}```" in (ROOT / "notebooks" / language / f"{lesson}.md").read_text(), lesson

@@ -274,6 +274,9 @@ CASES = {
     "equal": lambda T: (T.equal(T.ones(2), T.ones(2)), T.equal(T.ones(2), T.ones(3))),
     "item of a (1, 1) tensor": lambda T: T.ones(1, 1).item(),
     "numel": lambda T: (T.numel(T.ones(2, 3)), T.ones(2, 3).numel()),
+    "element_size": lambda T: [
+        (t.element_size(), t.nbytes) for t in (T.ones(2, 3), T.ones(2, dtype=T.float64), T.arange(3), T.ones(2) > 0)
+    ],
     "is_floating_point": lambda T: (T.is_floating_point(T.ones(1)), T.is_floating_point(T.tensor([1]))),
     # ------------------------------------------------ in-place variants
     "abs_ on a non-leaf": lambda T: (

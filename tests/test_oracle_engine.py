@@ -304,3 +304,21 @@ def test_gradcheck_in_float32_warns_and_fails_as_in_torch():
 
     assert seen(gradbook) == seen(torch)
     assert seen(gradbook)[0] == [False, False, True]
+
+
+def test_gradcheck_prints_its_jacobians_in_the_inputs_dtype_as_torch():
+    """A float32 input's Jacobians print without a dtype, a float64 input's with one (found by
+    lesson 11's read: gradbook printed dtype=float64 for both)."""
+    import warnings
+
+    def text(lib, dtype):
+        x = lib.tensor([1.0], dtype=dtype, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                lib.autograd.gradcheck(lambda t: t.sin() * (2 if dtype == lib.float32 else t.detach()), (x,))
+            except RuntimeError as err:
+                return str(err).replace("torch.", "gradbook.")
+
+    for name in ("float32", "float64"):
+        assert text(gradbook, getattr(gradbook, name)) == text(torch, getattr(torch, name)), name

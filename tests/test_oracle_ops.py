@@ -417,6 +417,8 @@ ELEMENTWISE = [
     case("clamp_int_int_bounds", lambda T, x: x.clamp(-1, 1), ints(4)),
     case("clamp_f64", lambda T, x: x.clamp(min=0), f64(4)),
     case("maximum_bcast", lambda T, x, y: x.maximum(y), (2, 3), (3,)),
+    case("max_of_two_tensors", lambda T, x, y: T.max(x, y), val([1.0, 3.0, 3.0]), val([2.0, 3.0, 1.0])),
+    case("min_of_two_tensors_method", lambda T, x, y: x.min(y), val([1.0, 3.0, 3.0]), val([2.0, 3.0, 1.0])),
     case("minimum_bcast", lambda T, x, y: x.minimum(y), (2, 1), (1, 3)),
     case("where", lambda T, x, y: T.where(x > 0, x, y), (2, 3), (2, 3)),
     case("where_bcast", lambda T, x, y: T.where(x > 0, x, y), (2, 3), (3,)),

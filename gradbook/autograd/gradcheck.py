@@ -115,8 +115,8 @@ def gradcheck(
                     analytical[:, r] = g._array.ravel()
             if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
 
-                def shown(jacobian: np.ndarray) -> str:  # torch prints each Jacobian as a tensor
-                    return repr(Tensor._make(jacobian.astype(np.float64)))
+                def shown(jacobian: np.ndarray, dtype: np.dtype = x._array.dtype) -> str:  # as torch prints it
+                    return repr(Tensor._make(jacobian.astype(dtype)))
 
                 return refuse(
                     f"Jacobian mismatch for output {shown_k} with respect to input {shown_i},\n"

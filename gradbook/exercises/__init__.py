@@ -32,6 +32,7 @@ from . import (
     lesson09,
     lesson10,
     lesson11,
+    lesson12,
 )
 from ._checking import CheckFailedError, Exercise, NotAttemptedError
 from ._zh_docs import docstrings
@@ -46,6 +47,7 @@ from .lesson08 import check_micrograd_grad, check_torch_grad, check_value_pow
 from .lesson09 import check_bias_grad, check_unbroadcast
 from .lesson10 import check_gradcheck_verdict, check_logcosh_rule
 from .lesson11 import check_hand_gradients, check_numerical_grad, check_tape_backward
+from .lesson12 import check_dual_exp, check_jvp_column, check_passes
 
 _LESSONS = {
     1: lesson01,
@@ -59,6 +61,7 @@ _LESSONS = {
     9: lesson09,
     10: lesson10,
     11: lesson11,
+    12: lesson12,
 }
 
 # help(check_...) in the language set: the Chinese summary above the English docstring (see _zh_docs)
@@ -66,7 +69,7 @@ on_change(docstrings(e.check_answer for module in _LESSONS.values() for e in mod
 
 
 def exercises(lesson: int | None = None) -> tuple[Exercise, ...]:
-    """The exercises of one lesson (1-11), or of all lessons in order.
+    """The exercises of one lesson (1-12), or of all lessons in order.
 
     >>> [ex.name for ex in exercises(4)]
     ['graph_chain', 'leaves_with_grad']
@@ -85,19 +88,22 @@ __all__ = [
     "check_backward_rule",
     "check_backward_twice",
     "check_bias_grad",
+    "check_dual_exp",
     "check_grad_after_retain",
     "check_grad_after_three_calls",
     "check_grad_after_zeroing",
-    "check_gradcheck_verdict",
     "check_grad_through_detach",
-    "check_hand_gradients",
+    "check_gradcheck_verdict",
     "check_graph_chain",
+    "check_hand_gradients",
     "check_jacobian",
+    "check_jvp_column",
     "check_leaves_with_grad",
     "check_logcosh_rule",
     "check_micrograd_grad",
     "check_nth_derivative",
     "check_numerical_grad",
+    "check_passes",
     "check_second_derivative",
     "check_straight_through",
     "check_tape_backward",

@@ -10,6 +10,7 @@ from ..language import prepare
 from ._zh_05_07 import ZH_05_07
 from ._zh_08_10 import ZH_08_10
 from ._zh_11 import ZH_11
+from ._zh_12 import ZH_12
 
 ZH: dict[str, str] = prepare({
     # ---- _checking: the three parts of every message, and what every check shares
@@ -233,4 +234,5 @@ ZH: dict[str, str] = prepare({
 ZH.update(ZH_05_07)
 ZH.update(ZH_08_10)
 ZH.update(ZH_11)
+ZH.update(ZH_12)
 prepare(ZH)

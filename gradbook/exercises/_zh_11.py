@@ -7,12 +7,13 @@ from ..language import prepare
 
 ZH_11: dict[str, str] = prepare({
     # ---- check_hand_gradients (derive)
-    "your gradients": "你的梯度",
+    "your dict of gradients": "你的梯度字典",
+    "your backward pass": "你的反向传播",
     'a dict {"u": ..., "v": ..., "w": ...}': '一个字典 {"u": ..., "v": ..., "w": ...}',
     "one entry per variable, keyed by its name.": "每个变量一项，键是变量名。",
     'the keys "u", "v" and "w"': '键 "u"、"v" 和 "w"',
     "the keys {raw_keys}": "键 {raw_keys}",
-    'write the names as strings: {"u": ...}.': '把变量名写成字符串：{"u": ...}。',
+    'exactly these three keys, as strings: {"u": ...}.': '正好这三个键，写成字符串：{"u": ...}。',
     "g = w * w + u uses w twice in one product: d(w·w)/dw = w + w.":
         "g = w * w + u 在同一个乘法里用了两次 w：d(w·w)/dw = w + w。",
     "v reaches g only through w: dg/dv = dg/dw · dw/dv, and dw/dv = u.":
@@ -29,13 +30,16 @@ ZH_11: dict[str, str] = prepare({
     "divide by 2ε: the two points x + ε and x − ε are 2ε apart.": "要除以 2ε：x + ε 和 x − ε 两点相距 2ε。",
     "nudge one input at a time, both ways, and keep the others as they are.":
         "一次只挪动一个输入，向上向下各挪一次，其余输入保持不变。",
-    "that is about ε·f''/2 away, the error of a forward difference: use x + ε and x − ε.":
-        "差了大约 ε·f''/2，这正是前向差分的误差：改用 x + ε 和 x − ε。",
+    "divide by 2ε, not 4ε.": "要除以 2ε，而不是 4ε。",
+    "the sign is flipped: f(x + ε) − f(x − ε), in that order.": "符号反了：是 f(x + ε) − f(x − ε)，顺序不能颠倒。",
+    "close, but not to 1e-7: a forward difference is off by about ε·f''/2; use f(x + ε) − f(x − ε) over 2ε.":
+        "很接近，但没有达到 1e-7：前向差分会差大约 ε·f''/2；请用 f(x + ε) − f(x − ε) 再除以 2ε。",
     "the partial derivatives of {text} at ({raw_where}) to within 1e-7":
         "{text} 在 ({raw_where}) 处的偏导数，误差在 1e-7 以内",
     "numerical_grad(f, (0.0,), eps=1e-2) of f = exp(3a)": "f = exp(3a) 时 numerical_grad(f, (0.0,), eps=1e-2) 的结果",
     "the central difference at ε = 1e-2 of exp(3a) at a = 0": "exp(3a) 在 a = 0 处、ε = 1e-2 时的中心差分",
-    "use the eps the caller passes, not a fixed one.": "使用调用者传入的 eps，不要用固定的值。",
+    "at ε = 1e-2 the answer must be (f(x + ε) − f(x − ε)) / 2ε with the ε the caller passes.":
+        "在 ε = 1e-2 时，结果必须是用调用者传入的 ε 算出的 (f(x + ε) − f(x − ε)) / 2ε。",
     "Right: central differences, with an error that shrinks as ε².": "正确：这是中心差分，它的误差随 ε² 减小。",
     # ---- check_tape_backward (debug)
     "a function backward(tape, out)": "一个函数 backward(tape, out)",
@@ -45,10 +49,10 @@ ZH_11: dict[str, str] = prepare({
     "d e / d {name} in {raw_text}": "{raw_text} 中的 d e / d {name}",
     "a is used twice: each use sends a gradient, and both must be added (+=), not the last one kept.":
         "a 被用了两次：每次使用都会传来一个梯度，两个都要加起来（+=），而不是只保留最后一个。",
-    "every use of a node sends it a gradient: add into grads[inp], do not overwrite it; "
-    "and walk the tape from its end, so a node is complete before it passes its gradient on.":
-        "节点的每次使用都会给它传来一个梯度：要累加到 grads[inp] 上，不要覆盖它；"
-        "并且从磁带的末尾往回走，这样一个节点在把梯度传下去之前已经收齐了梯度。",
+    "a tape's backward is right when it walks the tape from its end (a node has all its gradient "
+    "before it passes it on) and adds into grads[inp] (+=), never overwriting it.":
+        "磁带的反向传播要做对，需要两点：从磁带的末尾往回走（这样一个节点在把梯度传下去之前已经收齐了梯度），"
+        "并且把梯度累加到 grads[inp] 上（+=），绝不覆盖。",
     "Right: a node used twice adds what each use sends it, and the tape is walked from its end.":
         "正确：被用了两次的节点把每次使用传来的梯度加在一起，而且磁带是从末尾往回走的。",
     # ---- the exercises' hints

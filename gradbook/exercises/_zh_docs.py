@@ -139,6 +139,20 @@ DOCS: dict[str, str] = {
         "``.value`` 和 ``.inputs``（输入 Var 与局部导数 d 节点 / d 输入 组成的对）；它返回字典\n"
         "``{Var: d out / d Var}``。检查会自己建几条磁带（其中有被一个、两个、三个节点使用的变量），并与手算的导数比较。"
     ),
+    # ---- lesson 12
+    "check_jvp_column": (
+        "对下面英文原文中的程序，手算 J·v（h 在 x 处的雅可比矩阵乘以 v），以含 3 个数的列表给出。\n"
+        "J·v 是雅可比矩阵的一列：x 沿 v 移动时，每个输出移动多少。"
+    ),
+    "check_dual_exp": (
+        "检查第 12 课 ``Dual`` 类的 ``exp``：``Dual(a, a').exp()`` 必须是 ``Dual(eᵃ, eᵃ · a')``。检查会用你的类\n"
+        "（``Dual(value, tangent)``、``+``、``*``、``.sin()``、``.exp()``、``.value``、``.tangent``）构造表达式并推进切向量，\n"
+        "再把每个值和切向量与 gradbook 的 ``autograd.functional.jvp`` 比较。"
+    ),
+    "check_passes": (
+        "下面英文原文中的 f，它的完整雅可比矩阵在前向模式（每遍一个 J·v）和反向模式（每次反向传播一个 vᵀJ）下\n"
+        "各要走几遍？给出由整数组成的字典 ``{\"forward\": ..., \"reverse\": ...}``。"
+    ),
 }
 
 

@@ -75,7 +75,7 @@ def check_hand_gradients(answer: Any) -> None:
     """
     guard()
     if is_stub(answer):
-        raise not_attempted("your gradients")
+        raise not_attempted("your dict of gradients")
     if not isinstance(answer, Mapping):
         raise fail(
             'a dict {"u": ..., "v": ..., "w": ...}', describe(answer), "one entry per variable, keyed by its name."
@@ -88,16 +88,16 @@ def check_hand_gradients(answer: Any) -> None:
             'a dict {"u": ..., "v": ..., "w": ...}', describe(answer), f"it raised {type(err).__name__}"
         ) from None
     if keys != ["u", "v", "w"] or len(values) != 3:
-        raise fail('the keys "u", "v" and "w"', f"the keys {keys}", 'write the names as strings: {"u": ...}.')
+        raise fail('the keys "u", "v" and "w"', f"the keys {keys}", 'exactly these three keys, as strings: {"u": ...}.')
     if all(is_stub(value) for value in values.values()):
-        raise not_attempted("your gradients")
+        raise not_attempted("your dict of gradients")
     expected = _derived(DERIVE_PROGRAM)
     for name in ("w", "v", "u"):  # in the order the backward pass reaches them
         if is_stub(values[name]):
             raise not_attempted(f"dg/d{name}")
         got = as_numbers(values[name], (), f"dg/d{name}")
-        if not close(got, np.float64(expected[name])):
-            raise fail(f"dg/d{name}", f"{float(got):g}", _DERIVE_HINTS[name])
+        if not np.allclose(got, expected[name], rtol=1e-9, atol=1e-9):  # small whole numbers, worked out exactly
+            raise fail(f"dg/d{name}", f"{float(got):.10g}", _DERIVE_HINTS[name])
     passed("Right: local derivative times upstream at each node, and the two paths to u added.")
 
 
@@ -161,9 +161,14 @@ def check_numerical_grad(numerical_grad: Any) -> None:
             hint = (
                 "divide by 2ε: the two points x + ε and x − ε are 2ε apart."
                 if np.allclose(values, 2 * truth, rtol=1e-4)
+                else "divide by 2ε, not 4ε."
+                if np.allclose(values, truth / 2, rtol=1e-4)
+                else "the sign is flipped: f(x + ε) − f(x − ε), in that order."
+                if np.allclose(values, -truth, rtol=1e-4)
                 else "nudge one input at a time, both ways, and keep the others as they are."
                 if not np.allclose(values, truth, rtol=1e-3)
-                else "that is about ε·f''/2 away, the error of a forward difference: use x + ε and x − ε."
+                else "close, but not to 1e-7: a forward difference is off by about ε·f''/2; "
+                "use f(x + ε) − f(x − ε) over 2ε."
             )
             where = ", ".join(f"{x:g}" for x in point)
             raise fail(f"the partial derivatives of {text} at ({where}) to within 1e-7", _numbers(values), hint)
@@ -175,7 +180,7 @@ def check_numerical_grad(numerical_grad: Any) -> None:
         raise fail(
             "the central difference at ε = 1e-2 of exp(3a) at a = 0",
             _numbers(values),
-            "use the eps the caller passes, not a fixed one.",
+            "at ε = 1e-2 the answer must be (f(x + ε) − f(x − ε)) / 2ε with the ε the caller passes.",
         )
     passed("Right: central differences, with an error that shrinks as ε².")
 
@@ -196,7 +201,8 @@ class _Var:
 
 def _tape_programs() -> list[tuple[str, list, _Var, dict[str, _Var], dict[str, float]]]:
     """Programs on a tape (text, tape, output, the named Vars, and each one's gradient, derived by
-    hand): one without a fork, then a variable used twice by one node, by two nodes, by three."""
+    hand): one without a fork, then a variable used twice by one node, by two nodes, by three, and a
+    tape with a node before the output that it does not use and one made after it."""
     cases = []
     for text, values, body, partials in (
         ("c = a * b; e = c + d", (1.5, -2.0, 4.0), lambda a, b, d, mul, add: add(mul(a, b), d),
@@ -208,6 +214,9 @@ def _tape_programs() -> list[tuple[str, list, _Var, dict[str, _Var], dict[str, f
         ("c = a * a; e = c * a + d * c", (-1.2, 0.0, 0.7),
          lambda a, b, d, mul, add: (lambda c: add(mul(c, a), mul(d, c)))(mul(a, a)),
          lambda a, b, d: (3 * a * a + 2 * d * a, 0.0, a * a)),
+        ("u = b * d; e = a * b; w = e * d, out = e", (0.5, 3.0, -2.0),  # nodes on the tape that e does not use
+         lambda a, b, d, mul, add: (lambda u, e: (e, mul(e, d))[0])(mul(b, d), mul(a, b)),
+         lambda a, b, d: (b, a, 0.0)),
     ):  # fmt: skip
         tape: list = []
         leaves = {name: _Var(v, (), tape) for name, v in zip("abd", values)}
@@ -229,7 +238,8 @@ def check_tape_backward(backward: Any) -> None:
     derivative d node / d input); it returns a dict ``{Var: d out / d Var}``.
 
     The check builds its own tapes, with a variable used twice by one node, by two and by three,
-    and compares the dict's gradients of the leaves with their derivatives worked out by hand.
+    and with nodes on the tape that ``out`` does not use, and compares the dict's gradients of the
+    leaves with their derivatives worked out by hand.
 
     How to call it (with a backward that is not the answer):
 
@@ -240,11 +250,11 @@ def check_tape_backward(backward: Any) -> None:
     """
     guard()
     if is_stub(backward):
-        raise not_attempted("your backward")
+        raise not_attempted("your backward pass")
     if not callable(backward):
         raise fail("a function backward(tape, out)", describe(backward), "pass the function itself.")
     for text, tape, out, leaves, truth in _tape_programs():
-        grads = call_student(backward, "your backward", list(tape), out)
+        grads = call_student(backward, "your backward pass", list(tape), out)
         if not isinstance(grads, Mapping):
             raise fail("a dict {Var: gradient}", describe(grads), "return grads, the dict filled by the loop.")
         for name, leaf in leaves.items():
@@ -260,8 +270,8 @@ def check_tape_backward(backward: Any) -> None:
                 hint = (
                     "a is used twice: each use sends a gradient, and both must be added (+=), not the last one kept."
                     if one_path
-                    else "every use of a node sends it a gradient: add into grads[inp], do not overwrite it; "
-                    "and walk the tape from its end, so a node is complete before it passes its gradient on."
+                    else "a tape's backward is right when it walks the tape from its end (a node has all its gradient "
+                    "before it passes it on) and adds into grads[inp] (+=), never overwriting it."
                 )
                 raise fail(f"d e / d {name} in {text}", f"{float(got):g}", hint)
     passed("Right: a node used twice adds what each use sends it, and the tape is walked from its end.")
