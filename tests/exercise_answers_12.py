@@ -18,6 +18,7 @@ JVP_WRONG = [
     [2.0, 0.0, 2.0],  # a sign
     [2.0, 0.0],
     [[2.0, 0.0, -2.0]],
+    [[2.0], [0.0], [-2.0]],
     [2.0, 0.0, float("nan")],
     "2, 0, -2",
     2.0,
@@ -129,6 +130,8 @@ PASSES_WRONG = [
     {"forward": 10, "reverse": 1000},  # swapped
     {"forward": 1, "reverse": 1},
     {"forward": 1000, "reverse": 1},  # a loss's count
+    {"forward": 1000, "reverse": 11},  # the forward pass counted with the backward ones
+    {"forward": 999.9999999, "reverse": 10},  # not a whole number
     {"forward": 1, "reverse": 10},
     {"forward": 10000, "reverse": 10},
     {"forward": 1000},

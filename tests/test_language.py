@@ -27,7 +27,7 @@ from gradbook import language as _language
 from gradbook.exercises import CheckFailedError, NotAttemptedError
 from gradbook.exercises._zh import ZH as EXERCISES_ZH
 
-LESSONS = tuple(range(1, 13))  # every lesson: the attack table answers all their checks, and EXTRA below
+LESSONS = tuple(range(1, 14))  # every lesson: the attack table answers all their checks, and EXTRA below
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")  # Chinese characters and punctuation
 FIELD = re.compile(r"\{(\w+)\}")
 

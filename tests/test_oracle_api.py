@@ -791,3 +791,36 @@ def _restoring_device(T, program):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_the_case_ends_as_in_torch(name):
     assert outcome(gradbook, CASES[name]) == outcome(torch, CASES[name])
+
+
+def _clipping(T):
+    """nn.utils.clip_grad_norm_ and clip_grad_value_ on a few gradients: the total norm returned,
+    the gradients after, the empty cases, and the non-finite error (lesson 13 clips)."""
+    import warnings
+
+    seen = []
+    for norm_type, max_norm in ((2.0, 5.0), (2.0, 100.0), (float("inf"), 1.0), (1, 3.0)):
+        w, b, u = leaf(T, [3.0, 4.0]), leaf(T, [[1.0, -2.0]]), leaf(T, [1.0])
+        ((w * w).sum() + (b * 3).sum()).backward()
+        total = T.nn.utils.clip_grad_norm_([w, b, u], max_norm, norm_type=norm_type)
+        seen.append((repr(total), w.grad.tolist(), b.grad.tolist(), u.grad))
+    w = leaf(T, [3.0, 4.0])
+    (w * w).sum().backward()
+    seen.append((T.nn.utils.clip_grad_value_(w, 7.0), w.grad.tolist()))
+    seen.append(repr(T.nn.utils.clip_grad_norm_([], 1.0)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        T.nn.utils.clip_grad_norm_((p for p in []), 1.0)
+    seen.append([str(w.message) for w in caught])
+    w = leaf(T, [1.0, 1.0])
+    (w * 1).sum().backward()
+    w.grad[0] = float("inf")
+    try:
+        T.nn.utils.clip_grad_norm_(w, 1.0, error_if_nonfinite=True)
+    except RuntimeError as err:
+        seen.append(str(err))
+    return renamed(seen)
+
+
+def test_gradient_clipping_as_in_torch():
+    assert _clipping(gradbook) == _clipping(torch)

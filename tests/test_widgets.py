@@ -52,6 +52,16 @@ def test_seed_example_1_accumulates_4_8_12_then_14():
     assert list(lab._lines[0].get_ydata()) == [4.0, 8.0, 12.0, 14.0]
 
 
+def test_a_negative_contribution_reads_minus_not_plus_minus():
+    lab = AccumulationLab(lambda x: -(x * x), x=1.5)  # d/dx = -2x = -3, then -6 in all
+    lab.backward()
+    lab.new_graph()
+    lab.backward()
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", lab.table.value)
+    text = [re.sub(r"<[^>]+>", "|", row).strip("|") for row in rows]
+    assert text[1:] == ["1||1||-3.||-3.", "2||2||-3.||-6."], text
+
+
 def test_a_reset_has_its_own_row_and_line_and_the_table_keeps_the_newest_rows():
     lab = AccumulationLab(lambda x: x * x, x=3.0)
     lab.backward()  # 6

@@ -33,6 +33,7 @@ from . import (
     lesson10,
     lesson11,
     lesson12,
+    lesson13,
 )
 from ._checking import CheckFailedError, Exercise, NotAttemptedError
 from ._zh_docs import docstrings
@@ -48,6 +49,7 @@ from .lesson09 import check_bias_grad, check_unbroadcast
 from .lesson10 import check_gradcheck_verdict, check_logcosh_rule
 from .lesson11 import check_hand_gradients, check_numerical_grad, check_tape_backward
 from .lesson12 import check_dual_exp, check_jvp_column, check_passes
+from .lesson13 import check_accumulation_step, check_grad_without_division
 
 _LESSONS = {
     1: lesson01,
@@ -62,6 +64,7 @@ _LESSONS = {
     10: lesson10,
     11: lesson11,
     12: lesson12,
+    13: lesson13,
 }
 
 # help(check_...) in the language set: the Chinese summary above the English docstring (see _zh_docs)
@@ -69,7 +72,7 @@ on_change(docstrings(e.check_answer for module in _LESSONS.values() for e in mod
 
 
 def exercises(lesson: int | None = None) -> tuple[Exercise, ...]:
-    """The exercises of one lesson (1-12), or of all lessons in order.
+    """The exercises of one lesson (1-13), or of all lessons in order.
 
     >>> [ex.name for ex in exercises(4)]
     ['graph_chain', 'leaves_with_grad']
@@ -85,6 +88,7 @@ __all__ = [
     "CheckFailedError",
     "Exercise",
     "NotAttemptedError",
+    "check_accumulation_step",
     "check_backward_rule",
     "check_backward_twice",
     "check_bias_grad",
@@ -93,6 +97,7 @@ __all__ = [
     "check_grad_after_three_calls",
     "check_grad_after_zeroing",
     "check_grad_through_detach",
+    "check_grad_without_division",
     "check_gradcheck_verdict",
     "check_graph_chain",
     "check_hand_gradients",

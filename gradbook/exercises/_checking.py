@@ -189,7 +189,12 @@ def _floats(answer: Any) -> np.ndarray | None:
         return None
 
 
-def as_numbers(answer: Any, shape: tuple[int, ...], what: str) -> np.ndarray:
+def as_numbers(
+    answer: Any,
+    shape: tuple[int, ...],
+    what: str,
+    shape_hint: str = "a gradient has the same shape as the tensor it belongs to.",
+) -> np.ndarray:
     """Read a number, list, NumPy array or tensor as float64 values of the expected shape.
 
     Comparing through ``np.asarray`` means an object whose ``__eq__`` always says True gains
@@ -214,7 +219,7 @@ def as_numbers(answer: Any, shape: tuple[int, ...], what: str) -> np.ndarray:
         raise fail(
             f"{what} with {expected}",
             f"shape {values.shape}",
-            "a gradient has the same shape as the tensor it belongs to.",
+            shape_hint,
         )
     if not np.all(np.isfinite(values)):
         raise fail(f"{what} with finite values", "NaN or inf in your answer", "look for a division by zero or log(0).")

@@ -8,6 +8,7 @@ from ..language import prepare
 ZH_12: dict[str, str] = prepare({
     # ---- check_jvp_column (derive)
     "your J·v": "你的 J·v",
+    "J·v has one number per output of h, as a flat list.": "J·v 是 h 的每个输出一个数，写成一个扁平的列表。",
     "J·v, one number per output of h": "J·v：h 的每个输出一个数",
     "that is vᵀJ, a row (what backward(v) gives); J·v is a column: how each output moves when x moves along v.":
         "这是 vᵀJ，是一行（backward(v) 给出的就是它）；J·v 是一列：x 沿 v 移动时，每个输出移动多少。",
@@ -25,13 +26,16 @@ ZH_12: dict[str, str] = prepare({
     "the value of {raw_text} at x = {raw_x}": "{raw_text} 在 x = {raw_x} 处的值",
     "the value of e^a is e^a.": "e^a 的值就是 e^a。",
     "the tangent of {raw_text} at x = {raw_x}, tangent {raw_t}": "{raw_text} 在 x = {raw_x}、切向量为 {raw_t} 时的切向量",
-    "d eˣ/dx = eˣ: the tangent of e^a is e^a · a'.": "d eˣ/dx = eˣ：e^a 的切向量是 e^a · a'。",
-    "multiply e^a by the tangent coming in, a': the chain rule, forward.":
-        "要把 e^a 乘以传进来的切向量 a'：这就是向前运行的链式法则。",
+    "expand e^(a + a'ε) = e^a · e^(a'ε) with ε² = 0: what multiplies ε?":
+        "按 ε² = 0 展开 e^(a + a'ε) = e^a · e^(a'ε)：乘在 ε 前面的是什么？",
+    "the tangent coming in, a', must scale the tangent going out: the chain rule, run forward.":
+        "传进来的切向量 a' 必须按比例缩放传出去的切向量：这就是向前运行的链式法则。",
     "Right: your exp pushes the tangent forward, e^a · a', through every expression.":
         "正确：你的 exp 在每个表达式里都把切向量 e^a · a' 向前传了下去。",
     # ---- check_passes (count)
     "your numbers of passes": "你给出的遍数",
+    "whole numbers of passes": "整数的遍数",
+    "a pass is run whole: count them.": "每一遍都是完整地走一遍：请数一数。",
     'a dict {"forward": ..., "reverse": ...}': '一个字典 {"forward": ..., "reverse": ...}',
     "one entry per mode, keyed by its name.": "每种模式一项，键是模式的名字。",
     'the keys "forward" and "reverse"': '键 "forward" 和 "reverse"',

@@ -145,13 +145,23 @@ DOCS: dict[str, str] = {
         "J·v 是雅可比矩阵的一列：x 沿 v 移动时，每个输出移动多少。"
     ),
     "check_dual_exp": (
-        "检查第 12 课 ``Dual`` 类的 ``exp``：``Dual(a, a').exp()`` 必须是 ``Dual(eᵃ, eᵃ · a')``。检查会用你的类\n"
+        "检查第 12 课 ``Dual`` 类的 ``exp``：``Dual(a, a').exp()`` 必须是按 ε² = 0 算出的 e^(a + a'ε) 的对偶数。检查会用你的类\n"
         "（``Dual(value, tangent)``、``+``、``*``、``.sin()``、``.exp()``、``.value``、``.tangent``）构造表达式并推进切向量，\n"
         "再把每个值和切向量与 gradbook 的 ``autograd.functional.jvp`` 比较。"
     ),
     "check_passes": (
-        "下面英文原文中的 f，它的完整雅可比矩阵在前向模式（每遍一个 J·v）和反向模式（每次反向传播一个 vᵀJ）下\n"
-        "各要走几遍？给出由整数组成的字典 ``{\"forward\": ..., \"reverse\": ...}``。"
+        "下面英文原文中的 f，它的完整雅可比矩阵需要几遍前向模式的计算（每遍一个 J·v），以及反向模式下几次反向传播（每次一个 vᵀJ，之前先做一次前向传播）？\n"
+        "给出由整数组成的字典 ``{\"forward\": ..., \"reverse\": ...}``。"
+    ),
+    # ---- lesson 13
+    "check_grad_without_division": (
+        "不运行程序，预测下面英文原文中程序结束时的 ``w.grad``：两个微批次各调用一次 backward()，\n"
+        "损失没有除以微批次的个数。"
+    ),
+    "check_accumulation_step": (
+        "检查 ``accumulation_step(model, optimizer, loss_fn, batches)``：用 ``batches``（k 个大小相同的\n"
+        "(输入, 目标) 微批次，每个做一次反向传播）得到整个批次的梯度，再做一次优化器更新。检查会在你看不到的数据上，\n"
+        "对一个 ``nn.Linear``（``SGD``、``nn.MSELoss()``）调用它两次，并与手算的两次全批次梯度下降比较参数。"
     ),
 }
 

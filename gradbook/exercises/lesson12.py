@@ -81,7 +81,7 @@ def check_jvp_column(answer: Any) -> None:
     gradbook.exercises._checking.CheckFailedError: ...
     """
     guard()
-    got = as_numbers(answer, (3,), "your J·v")
+    got = as_numbers(answer, (3,), "your J·v", "J·v has one number per output of h, as a flat list.")
     jv, vj = _products(JVP_PROGRAM)
     if close(got, jv):
         passed("Right: J·v with v = e₂ is the Jacobian's last column, how every output moves with x[2].")
@@ -97,10 +97,10 @@ def check_jvp_column(answer: Any) -> None:
 show_program(check_jvp_column, JVP_PROGRAM)
 
 _MATH = {name: getattr(math, name) for name in ("cos", "exp", "sin")}  # as imported
-_TANGENT = "multiply e^a by the tangent coming in, a': the chain rule, forward."
+_TANGENT = "the tangent coming in, a', must scale the tangent going out: the chain rule, run forward."
 # (the expression, on a Dual and on a tensor; x; the tangent pushed in; the hint if wrong)
 _EXPRESSIONS = (
-    ("x.exp()", lambda x: x.exp(), 0.3, 1.0, "d eˣ/dx = eˣ: the tangent of e^a is e^a · a'."),
+    ("x.exp()", lambda x: x.exp(), 0.3, 1.0, "expand e^(a + a'ε) = e^a · e^(a'ε) with ε² = 0: what multiplies ε?"),
     ("x.exp()", lambda x: x.exp(), -0.7, 2.0, _TANGENT),
     ("x.exp() * x", lambda x: x.exp() * x, 1.1, 1.0, _TANGENT),
     ("x.sin().exp()", lambda x: x.sin().exp(), 0.9, 1.0, _TANGENT),
@@ -115,8 +115,9 @@ def _push(dual_class: type, expression: Any, start: float, tangent: float) -> tu
 
 
 def check_dual_exp(dual_class: Any) -> None:
-    """Check the ``exp`` of lesson 12's ``Dual`` class: ``Dual(a, a').exp()`` must be
-    ``Dual(eᵃ, eᵃ · a')``. The check pushes tangents through expressions built with your class
+    """Check the ``exp`` of lesson 12's ``Dual`` class: ``Dual(a, a').exp()`` must be the dual
+    number of e^(a + a'ε), worked out with ε² = 0. The check pushes tangents through expressions
+    built with your class
     (``Dual(value, tangent)``, ``+``, ``*``, ``.sin()``, ``.exp()``, ``.value``, ``.tangent``)
     and compares each value and tangent with gradbook's ``autograd.functional.jvp``.
 
@@ -167,8 +168,8 @@ _DICT = 'a dict {"forward": ..., "reverse": ...}'
 
 
 def check_passes(answer: Any) -> None:
-    """How many passes does the full Jacobian of f take, in forward mode (one J·v per pass) and in
-    reverse mode (one vᵀJ per backward pass)? f is::
+    """How many passes does the full Jacobian of f take: forward-mode passes (one J·v each), and
+    backward passes in reverse mode (one vᵀJ each, after one forward pass)? f is::
 
         PROGRAM
 
@@ -199,6 +200,8 @@ def check_passes(answer: Any) -> None:
         raise not_attempted("your numbers of passes")
     n, m = _sizes(PASSES_PROGRAM)
     got = {name: as_numbers(values[name], (), f"the number of {name}-mode passes") for name in values}
+    if not all(float(v).is_integer() for v in got.values()):
+        raise fail("whole numbers of passes", describe(answer), "a pass is run whole: count them.")
     if close(got["forward"], np.float64(m)) and close(got["reverse"], np.float64(n)):
         hint = (
             "swapped: a forward pass pushes one input direction (a column), a backward pass pulls one output (a row)."

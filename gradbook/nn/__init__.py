@@ -26,7 +26,7 @@ from .._dtypes import float32, float64, to_dtype, type_name
 from ..autograd.engine import RemovableHandle
 from ..autograd.grad_mode import _State, no_grad
 from ..tensor import Tensor
-from . import _ops, functional, init
+from . import _ops, functional, init, utils
 
 __all__ = [
     "AdaptiveAvgPool2d",
@@ -72,6 +72,7 @@ __all__ = [
     "Tanh",
     "functional",
     "init",
+    "utils",
 ]
 
 

@@ -331,7 +331,8 @@ class AccumulationLab(StaticFallback, w.VBox):
                 style = "color:#b71c1c"
             else:
                 added = "—" if row["contribution"] is None else short_value(np.asarray(row["contribution"]))
-                cells, style = (row["call"], row["graph"], f"+{added}", grad), ""
+                signed = added if added.startswith(("-", "—")) else f"+{added}"  # -0.53, not +-0.53
+                cells, style = (row["call"], row["graph"], signed, grad), ""
             rows.append(f"<tr style='{style}'>" + "".join(cell.format(c) for c in cells) + "</tr>")
         rows += resets.get(len(self.history), [])
         if len(rows) > _TABLE_ROWS:  # the newest rows, always in view, under a count of the others
