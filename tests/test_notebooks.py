@@ -124,6 +124,29 @@ def _saved_pictures(nb):
                 yield index, "plot", struct.unpack(">I", png[16:20])[0]
 
 
+# the columns of code JupyterLab's editor shows in that column without scrolling sideways (13 px
+# monospace, measured by an independent run at 1024×768: 106 characters took 838 px); a Chinese
+# character takes two
+EDITOR_COLUMNS = 74
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: str(p.relative_to(NOTEBOOKS)))
+def test_every_line_of_code_fits_a_projectors_editor(path):
+    import unicodedata
+
+    def columns(line):
+        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
+
+    wide = [
+        (index, line)
+        for index, cell in enumerate(read(path).cells)
+        if cell.cell_type == "code"
+        for line in cell.source.splitlines()
+        if columns(line) > EDITOR_COLUMNS
+    ]
+    assert not wide, f"lines wider than {EDITOR_COLUMNS} columns: {wide}"
+
+
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: str(p.relative_to(NOTEBOOKS)))
 def test_every_saved_picture_fits_a_projectors_column(path):
     from gradbook.viz.draw import MIN_SCALE
@@ -244,7 +267,7 @@ def test_self_checks_start_unanswered_with_the_worked_answer_folded_after_them()
         for i, cell in enumerate(cells):
             if cell.cell_type != "code" or "check_" not in cell.source or "import" in cell.source.split("\n")[-1]:
                 continue
-            if not any(line.lstrip().startswith("check_") for line in cell.source.splitlines()):
+            if not any(re.match(r"\s*check_\w+\(", line) for line in cell.source.splitlines()):  # a call
                 continue
             errors = [out for out in cell.outputs if out.output_type == "error"]
             assert [e.ename for e in errors] == ["NotAttemptedError"], (path.name, cell.source)
