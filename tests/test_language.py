@@ -760,6 +760,8 @@ def build_widgets():
 
     explorer = widgets.TangentExplorer(lambda x: x**3, (-2, 2), x=1.0)
     texts["readout"] = explorer.readout.value
+    texts["parabola"] = [t.get_text() for t in widgets.TangentExplorer(
+        lambda x: x**3, (-2, 2), x=1.0, order=2).plot.ax.get_legend().get_texts()][-1]  # fmt: skip
     for f in (lambda x: torch.tensor([1.0, 2.0]) * x, lambda x: 3.0, lambda x: torch.tensor(3.0)):
         explorer.f = f
         explorer.update()

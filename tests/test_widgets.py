@@ -277,6 +277,34 @@ def test_tangent_slope_is_the_analytic_derivative(f, df):
     assert repr(explorer).startswith("TangentExplorer(x=1.75")
 
 
+@pytest.mark.parametrize(
+    ("f", "df", "d2f"),
+    [
+        (lambda x: x**3, lambda v: 3 * v**2, lambda v: 6 * v),
+        (lambda x: x.sin() * x, lambda v: np.cos(v) * v + np.sin(v), lambda v: 2 * np.cos(v) - v * np.sin(v)),
+        (lambda x: 3 * x + 1, lambda v: 3.0, lambda v: 0.0),  # f′ is constant: f″ = 0, not an error
+    ],
+)
+def test_order_two_shows_f_prime_f_second_and_the_tangent_parabola(f, df, d2f):
+    explorer = TangentExplorer(f, (-2.0, 2.0), order=2)
+    labels = [t.get_text() for t in explorer.plot.ax.get_legend().get_texts()]
+    assert labels == ["f(x)", "tangent, slope x.grad", "f′(x)", "f″(x)", "tangent parabola"]
+    for v in (-1.5, 0.25, 1.75):
+        explorer.slider.value = v
+        assert explorer.error is None
+        assert (explorer.slope, explorer.curvature) == (pytest.approx(df(v), abs=1e-9), pytest.approx(d2f(v), abs=1e-9))
+        xs, ys = explorer._parabola.get_data()
+        value = float(f(torch.tensor(v, dtype=torch.float64)))
+        taylor = value + df(v) * (xs - v) + 0.5 * d2f(v) * (xs - v) ** 2  # written out, from the analytic derivatives
+        assert np.allclose(ys, taylor)
+        assert f"f″(x) = {d2f(v):.4g}" in explorer.readout.value
+    grid, first = explorer.plot.ax.get_lines()[3].get_data()
+    assert np.allclose(first, [df(v) for v in grid])
+    assert repr(explorer).endswith(f"f''={d2f(1.75):.4g})")
+    with pytest.raises(ValueError, match="order=3"):
+        TangentExplorer(f, (-2.0, 2.0), order=3)
+
+
 def test_graph_view_toggles_and_refresh():
     x = torch.tensor(3.0, requires_grad=True)
     y = x * x

@@ -91,6 +91,7 @@ ZH: dict[str, str] = prepare({
     # ---- TangentExplorer
     "tangent, slope x.grad": "切线，斜率为 x.grad",
     "(the tangent's slope)": "（切线的斜率）",
+    "tangent parabola": "切抛物线",
     "at x = {x}: {raw_error}": "在 x = {x} 处：{raw_error}",
     "the plot shows the last x where f worked": "图中显示的是 f 最后一次能正常计算的那个 x",
     "f must return a tensor computed from x, but it returned {type}": "f 必须返回由 x 计算出的张量，但它返回了 {type}",

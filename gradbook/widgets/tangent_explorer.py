@@ -1,4 +1,5 @@
-"""TangentExplorer: f and its tangent line at x, whose slope is x.grad from gradbook's backward()."""
+"""TangentExplorer: f and its tangent line at x, whose slope is x.grad from gradbook's backward(); with
+``order=2`` also f′ and f″ and the tangent parabola, from ``autograd.grad(..., create_graph=True)``."""
 
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ class TangentExplorer(StaticFallback, w.VBox):
     and ``f`` gets real torch tensors). The figure is made once and redrawn in place (same size, new
     SVG), so moving the slider does not flicker.
 
+    With ``order=2`` the plot also shows the curves of f′ and f″ (dashed, dotted) and, at x, the
+    tangent parabola f(x) + f′(x)·h + ½·f″(x)·h², where f′(x) and f″(x) come from
+    ``autograd.grad(f(x), x, create_graph=True)`` and a second ``autograd.grad`` of that.
+
     >>> import gradbook as torch
     >>> from gradbook.widgets import TangentExplorer
     >>> explorer = TangentExplorer(lambda x: x**3, (-2, 2), x=1.0)
@@ -32,6 +37,8 @@ class TangentExplorer(StaticFallback, w.VBox):
     3.0
     >>> explorer
     TangentExplorer(x=-1, f(x)=-1, slope=3)
+    >>> TangentExplorer(lambda x: x**3, (-2, 2), x=1.0, order=2)  # f'' = 6x
+    TangentExplorer(x=1, f(x)=1, slope=3, f''=6)
     """
 
     def __init__(
@@ -42,15 +49,18 @@ class TangentExplorer(StaticFallback, w.VBox):
         step: float | None = None,
         samples: int = 200,
         library: Any = None,
+        order: int = 1,
     ) -> None:
         self.library = library if library is not None else gradbook  # the module that makes x: gradbook or torch
         low, high = (float(v) for v in x_range)
         if not low < high:
             raise ValueError(f"TangentExplorer got x_range={x_range!r}; it must be (low, high) with low < high")
-        self.f = f
+        if order not in (1, 2):
+            raise ValueError(f"TangentExplorer got order={order!r}; it draws the tangent line (1) or parabola (2)")
+        self.f, self.order = f, order
         self.x_range = (low, high)
         self.error: str | None = None
-        self.x = self.value = self.slope = float("nan")  # at the last x where f worked
+        self.x = self.value = self.slope = self.curvature = float("nan")  # at the last x where f worked
         self.status = w.HTML(error_html(None), layout=w.Layout(height=STATUS_HEIGHT, overflow="auto"))
         start = (low + high) / 2 if x is None else float(x)
         self.slider = w.FloatSlider(
@@ -63,14 +73,20 @@ class TangentExplorer(StaticFallback, w.VBox):
         (self._curve,) = ax.plot(grid, self._f_values(grid), color="#1565c0", label="f(x)")
         (self._tangent,) = ax.plot([], [], color="#e65100", label=translate("tangent, slope x.grad", ZH))
         (self._point,) = ax.plot([], [], "o", color="#e65100")
+        if order == 2:
+            first, second = self._derivative_values(grid)
+            ax.plot(grid, first, "--", color="#1565c0", alpha=0.6, label="f′(x)")
+            ax.plot(grid, second, ":", color="#1565c0", alpha=0.8, label="f″(x)")
+            (self._parabola,) = ax.plot([], [], color="#2e7d32", label=translate("tangent parabola", ZH))
         ax.set_xlim(low, high)
         ax.relim()
         ax.autoscale_view(scalex=False)
         ax.set_autoscaley_on(False)  # fixed axes: only the tangent moves
         ax.grid(alpha=0.3)
         # above the axes, never over the curve whatever f and x are
-        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2, fontsize=8, frameon=False, borderaxespad=0.2)
-        self.plot.figure.subplots_adjust(top=1 - 0.35 / 3.0)
+        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2 + order // 2, fontsize=8, frameon=False,
+                  borderaxespad=0.2)  # fmt: skip
+        self.plot.figure.subplots_adjust(top=1 - 0.35 * order / 3.0)
         ax.set_xlabel("x")
         self.slider.observe(guarded(self, self.update), names="value")
         super().__init__([self.slider, self.plot.widget, self.readout, self.status])
@@ -89,6 +105,25 @@ class TangentExplorer(StaticFallback, w.VBox):
             except Exception:
                 pass
             return np.array([self._point(lib.tensor(float(v), dtype=lib.float64)) for v in grid])
+
+    def _derivative_values(self, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """f′ and f″ on the grid, point by point (nan where f or its derivatives fail there)."""
+        first, second = np.full(grid.shape, np.nan), np.full(grid.shape, np.nan)
+        for i, v in enumerate(grid):
+            try:
+                x = self.library.tensor(float(v), dtype=self.library.float64, requires_grad=True)
+                first[i], second[i] = self._derivatives(self._checked(x), x)
+            except Exception:
+                pass
+        return first, second
+
+    def _derivatives(self, y: Tensor, x: Tensor) -> tuple[float, float]:
+        """f′(x) and f″(x) by ``autograd.grad``: the first keeps its graph, so it can be differentiated."""
+        (d1,) = self.library.autograd.grad(y, x, create_graph=True)
+        if not d1.requires_grad:  # f′ does not depend on x (f is linear): f″ = 0
+            return float(d1.item()), 0.0
+        (d2,) = self.library.autograd.grad(d1, x, allow_unused=True)
+        return float(d1.item()), 0.0 if d2 is None else float(d2.item())
 
     def _point(self, x: Tensor) -> float:
         try:
@@ -117,24 +152,32 @@ class TangentExplorer(StaticFallback, w.VBox):
         x = self.library.tensor(x0, dtype=self.library.float64, requires_grad=True)
         try:
             y = self._checked(x)
-            y.backward()
+            if self.order == 2:
+                slope, curvature = self._derivatives(y, x)
+            else:
+                y.backward()
+                slope, curvature = float(x.grad.item()), float("nan")
         except Exception as error:
             last = traceback.format_exception_only(type(error), error)[-1].strip()
             self.error = translate(f"at x = {x0:.4g}: {last}", ZH)
             self.status.value = error_html(self.error, "the plot shows the last x where f worked")
             return
-        self.x, self.value, self.slope = x0, float(y.item()), float(x.grad.item())
+        self.x, self.value, self.slope, self.curvature = x0, float(y.item()), slope, curvature
         low, high = self.x_range
         self._tangent.set_data(
             [low, high], [self.value + self.slope * (low - x0), self.value + self.slope * (high - x0)]
         )
         self._point.set_data([x0], [self.value])
+        if self.order == 2:
+            h = np.linspace(low, high, 200) - x0
+            self._parabola.set_data(h + x0, self.value + self.slope * h + 0.5 * self.curvature * h * h)
         self.plot.redraw()
-        slope = translate("(the tangent's slope)", ZH)
-        self.readout.value = (
-            f"<code>x = {x0:.4g}</code> &nbsp; <code>f(x) = {self.value:.4g}</code> &nbsp; "
-            f"<code>x.grad = {self.slope:.4g}</code> {slope}"
-        )
+        shown = f"<code>x = {x0:.4g}</code> &nbsp; <code>f(x) = {self.value:.4g}</code> &nbsp; "
+        if self.order == 2:
+            shown += f"<code>f′(x) = {self.slope:.4g}</code> &nbsp; <code>f″(x) = {self.curvature:.4g}</code>"
+        else:
+            shown += f"<code>x.grad = {self.slope:.4g}</code> " + translate("(the tangent's slope)", ZH)
+        self.readout.value = shown
         self.error = None
         self.status.value = error_html(None)
 
@@ -143,4 +186,5 @@ class TangentExplorer(StaticFallback, w.VBox):
 
     def __repr__(self) -> str:
         error = ", error" if self.error else ""
-        return f"TangentExplorer(x={self.x:.4g}, f(x)={self.value:.4g}, slope={self.slope:.4g}{error})"
+        second = f", f''={self.curvature:.4g}" if self.order == 2 else ""
+        return f"TangentExplorer(x={self.x:.4g}, f(x)={self.value:.4g}, slope={self.slope:.4g}{second}{error})"
