@@ -760,6 +760,8 @@ def build_widgets():
 
     explorer = widgets.TangentExplorer(lambda x: x**3, (-2, 2), x=1.0)
     texts["readout"] = explorer.readout.value
+    jacobian = widgets.JacobianView(lambda x: torch.stack([x[0] * x[1], x[1] ** 2]), [2.0, 3.0], column=1)
+    texts["jacobian"] = (jacobian.columns.description, jacobian.rows.description, jacobian.readout.value)
     texts["parabola"] = [t.get_text() for t in widgets.TangentExplorer(
         lambda x: x**3, (-2, 2), x=1.0, order=2).plot.ax.get_legend().get_texts()][-1]  # fmt: skip
     for f in (lambda x: torch.tensor([1.0, 2.0]) * x, lambda x: 3.0, lambda x: torch.tensor(3.0)):
@@ -801,6 +803,8 @@ def test_widgets_built_in_chinese_show_chinese_labels(zh_widgets):
     assert built["refused"].view.payload["captions"][-1].startswith("在 MulBackward0 处报错：Trying to backward")
     assert "上游梯度" in texts["ledger"][1] and "局部导数" in texts["ledger"][1] and "处求和 Σ" in texts["ledger"][3]
     assert [box.description for box in view.show.values()] == ["数值", "梯度", "形状", "变量名"]
+    columns, rows, readout = texts["jacobian"]
+    assert (columns, rows) == ("J·v，v =", "vᵀJ，v =") and "(第 1 列)" in readout and "(第 0 行)" in readout
     assert (view.legend.description, view.refresh_button.description) == ("图例", "刷新")
     assert "（在控件的回调函数里抛出）" in texts["callback"]
     assert "（切线的斜率）" in texts["readout"] and "切线，斜率为 x.grad" in explorer.plot.widget.value

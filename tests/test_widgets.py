@@ -13,7 +13,7 @@ import gradbook as torch  # noqa: E402
 from gradbook.viz import record_backward  # noqa: E402
 from gradbook.viz.animate import COLOURS  # noqa: E402
 from gradbook.viz.render import find_renderer  # noqa: E402
-from gradbook.widgets import AccumulationLab, BackwardPlayer, GraphView, TangentExplorer  # noqa: E402
+from gradbook.widgets import AccumulationLab, BackwardPlayer, GraphView, JacobianView, TangentExplorer  # noqa: E402
 from gradbook.widgets._common import guarded  # noqa: E402
 
 if not any(find_renderer(name) for name in ("dot", "graphviz-pure")):  # pragma: no cover
@@ -303,6 +303,25 @@ def test_order_two_shows_f_prime_f_second_and_the_tangent_parabola(f, df, d2f):
     assert repr(explorer).endswith(f"f''={d2f(1.75):.4g})")
     with pytest.raises(ValueError, match="order=3"):
         TangentExplorer(f, (-2.0, 2.0), order=3)
+
+
+def test_jacobian_view_shows_the_chosen_column_and_row():
+    """f(x) = (x0·x1 + x2, x1·x2²) at (1, 2, 3): J = [[x1, x0, 1], [0, x2², 2·x1·x2]], by hand."""
+    hand = np.array([[2.0, 1.0, 1.0], [0.0, 9.0, 12.0]])
+    view = JacobianView(lambda x: torch.stack([x[0] * x[1] + x[2], x[1] * x[2] ** 2]), [1.0, 2.0, 3.0])
+    assert np.array_equal(view.J, hand)
+    for j in range(3):
+        for i in range(2):
+            view.columns.value, view.rows.value = j, i
+            assert view.jv == hand[:, j].tolist() and view.vj == hand[i].tolist()
+            assert view._column.get_xy() == (j - 0.5, -0.5) and view._row.get_xy() == (-0.5, i - 0.5)
+            assert f"J·e{j} = [" in view.readout.value and f"(row {i})" in view.readout.value
+    assert repr(view) == "JacobianView(2 × 3, column=2, row=1)"
+    assert "data:image/svg+xml;base64," in view._repr_mimebundle_()["text/html"]  # a picture when saved
+    with pytest.raises(ValueError, match="1-D x and a 1-D f"):
+        JacobianView(lambda x: x.sum(), [1.0, 2.0])
+    with pytest.raises(ValueError, match="J is 2 × 3"):
+        JacobianView(lambda x: torch.stack([x[0] * x[1] + x[2], x[1] * x[2] ** 2]), [1.0, 2.0, 3.0], row=2)
 
 
 def test_graph_view_toggles_and_refresh():

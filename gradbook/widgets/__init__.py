@@ -7,6 +7,7 @@
 - :class:`AccumulationLab`: repeated backward() calls, and ``x.grad`` accumulating.
 - :class:`BackwardPlayer`: one backward pass, step by step, with the chain-rule ledger.
 - :class:`GraphView`: the graph, with toggles, redrawn on demand.
+- :class:`JacobianView`: the Jacobian, with J·v as a column and vᵀJ as a row.
 - :class:`TangentExplorer`: f, and the tangent whose slope is ``x.grad``.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 from .accumulation_lab import AccumulationLab
 from .backward_player import BackwardPlayer
 from .graph_view import GraphView
+from .jacobian_view import JacobianView
 from .tangent_explorer import TangentExplorer
 
-__all__ = ["AccumulationLab", "BackwardPlayer", "GraphView", "TangentExplorer"]
+__all__ = ["AccumulationLab", "BackwardPlayer", "GraphView", "JacobianView", "TangentExplorer"]
