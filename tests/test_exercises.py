@@ -71,7 +71,7 @@ def training_loop(model, optimizer, loss_fn, inputs, targets, steps):
 
 
 RIGHT = {
-    ex.check_grad_after_three_calls: 12.0,
+    ex.check_grad_after_three_calls: 18.0,
     ex.check_grad_after_zeroing: 32.0,
     ex.check_training_step: step,
     ex.check_vjp: [5.0, 3.5, -18.0],
@@ -167,7 +167,7 @@ def test_not_attempted_is_an_assertion_error_so_nbgrader_gives_zero():
 # ---------------------------------------------------------------- numbers: kinds, shapes, dtypes
 @pytest.mark.parametrize(
     "answer",
-    [12.0, 12, np.float32(12), torch.tensor(12.0), torch.tensor([12.0]), np.array(12.0), torch.tensor(12.0).double()],
+    [18.0, 18, np.float32(18), torch.tensor(18.0), torch.tensor([18.0]), np.array(18.0), torch.tensor(18.0).double()],
     ids=["float", "int", "np.float32", "tensor", "one-element tensor", "ndarray", "float64 tensor"],
 )
 def test_numbers_and_tensors_are_both_accepted(answer, capsys):
@@ -198,7 +198,7 @@ def test_wrong_shape_is_named():
     with pytest.raises(CheckFailedError, match=r"(?s)shape \(3, 2\).*You gave: shape \(2, 3\)"):
         ex.check_jacobian(np.zeros((2, 3)))
     with pytest.raises(CheckFailedError, match="a single number"):
-        ex.check_grad_after_three_calls([12.0, 12.0])
+        ex.check_grad_after_three_calls([18.0, 18.0])
 
 
 def test_integers_and_fractions_are_numbers_too(capsys):
@@ -206,10 +206,10 @@ def test_integers_and_fractions_are_numbers_too(capsys):
     from decimal import Decimal
     from fractions import Fraction
 
-    ex.check_grad_after_three_calls(np.array(12))
-    ex.check_grad_after_three_calls(torch.tensor(12))
-    ex.check_grad_after_three_calls(Fraction(24, 2))
-    ex.check_grad_after_three_calls(Decimal("12"))
+    ex.check_grad_after_three_calls(np.array(18))
+    ex.check_grad_after_three_calls(torch.tensor(18))
+    ex.check_grad_after_three_calls(Fraction(36, 2))
+    ex.check_grad_after_three_calls(Decimal("18"))
     ex.check_jacobian(np.array([[3, 2], [1, 1], [0, 6]]))
     ex.check_vjp([Fraction(5), Fraction(7, 2), -18])
     ex.check_grad_after_retain(np.int32(56))
@@ -281,7 +281,12 @@ def message(check, answer):
 
 
 def test_one_call_instead_of_three_is_told_that_gradients_accumulate():
-    assert "adds its gradient" in message(ex.check_grad_after_three_calls, 4.0)
+    assert "adds its gradient" in message(ex.check_grad_after_three_calls, 6.0)
+
+
+def test_the_seeds_printed_value_is_told_that_x_is_3_here():
+    """The lesson prints 12 for x = 2 just above the check, which asks for x = 3 (issue 26)."""
+    assert "what the seed program printed at x = 2" in message(ex.check_grad_after_three_calls, 12.0)
 
 
 def test_wrong_messages_never_contain_the_answer():
@@ -454,7 +459,7 @@ def test_exercise_objects_check_hint_and_have_no_solution(capsys):
         assert e.solution_available is False
         assert e.hint() and e.hint(99) == e.hints[-1]
         assert e.check_answer in CHECKS
-    ex.exercises(1)[0].check(12.0)
+    ex.exercises(1)[0].check(18.0)
     assert capsys.readouterr().out.startswith("✓")
     assert [e.name for e in ex.exercises(5)] == ["second_derivative", "nth_derivative"]
     with pytest.raises(ValueError, match="lessons"):
@@ -705,7 +710,11 @@ PATCHES = {
 
 LYING = [AlwaysEqual(), LyingFloat(3.0), RaisingRepr(), RaisingIter(), RaisingArray(), [RaisingRepr()] * 3]
 ATTACKS = {  # check: (right answers, wrong answers, fakes)
-    ex.check_grad_after_three_calls: ([12.0, 12, np.float32(12), torch.tensor(12.0)], [4.0, 8.0, -12.0, 1e308], LYING),
+    ex.check_grad_after_three_calls: (
+        [18.0, 18, np.float32(18), torch.tensor(18.0)],
+        [6.0, 12.0, 4.0, 8.0, -18.0, 1e308],  # one call, the seed's x = 2, ...
+        LYING,
+    ),
     ex.check_grad_after_zeroing: ([32.0, 32], [0.0, 41.0, 71.0, 30.0], LYING),
     ex.check_grad_after_retain: ([56.0, np.array(56)], [12.0, 24.0, 32.0, 44.0], LYING),
     ex.check_vjp: (

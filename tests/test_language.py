@@ -190,7 +190,7 @@ def loop_returning_text(model, optimizer, loss_fn, inputs, targets, steps):
 
 
 EXTRA = {  # check: answers that reach the messages the attack table does not
-    ex.check_grad_after_three_calls: ["12", True, b"12", object(), float("nan"), [12.0, 12.0]],
+    ex.check_grad_after_three_calls: ["18", True, b"18", object(), float("nan"), [18.0, 18.0]],
     ex.check_vjp: [torch.tensor([True, False, True]), np.array([5.0, 7.0, 9.0])],
     ex.check_jacobian: [np.zeros((2, 3)), np.array([[3.0, 2.0], [1.0, 1.0], [0.0, 6.0]]).T.reshape(3, 2)],
     ex.check_training_step: [
@@ -327,10 +327,10 @@ def test_chinese_phrases_end_in_full_width_punctuation(zh_exercises):
     assert not [t for t in texts if ASCII_AFTER_CHINESE.search(t)]
     assert all(ASCII_AFTER_CHINESE.search(v) is None for v in EXERCISES_ZH.values())  # the catalogue itself
     with speaking("zh"), pytest.raises(CheckFailedError) as info:
-        ex.check_grad_after_three_calls(4.0)
+        ex.check_grad_after_three_calls(6.0)
     assert str(info.value) == (
         "\n  期望：三次调用之后的 x.grad"
-        "\n  你的答案：4，这只是一次调用的梯度"
+        "\n  你的答案：6，这只是一次调用的梯度"
         "\n  提示：backward() 不会覆盖 x.grad：每次调用都会把梯度累加到已有的值上。"
     )
 
@@ -371,10 +371,10 @@ def test_each_translation_has_the_fields_of_its_key(name):
 def test_english_is_the_default_and_unchanged(capsys):
     assert torch.get_language() == "en"
     with pytest.raises(CheckFailedError) as info:
-        ex.check_grad_after_three_calls(4.0)
+        ex.check_grad_after_three_calls(6.0)
     assert str(info.value) == (
         "\n  Expected: x.grad after all three calls"
-        "\n  You gave: 4, the gradient of one call"
+        "\n  You gave: 6, the gradient of one call"
         "\n  Hint: backward() does not overwrite x.grad: each call adds its gradient to what is already there."
     )
     with pytest.raises(CheckFailedError) as info:

@@ -69,8 +69,11 @@ ZH: dict[str, str] = prepare({
     "{value}, the gradient of one call": "{value}，这只是一次调用的梯度",
     "backward() does not overwrite x.grad: each call adds its gradient to what is already there.":
         "backward() 不会覆盖 x.grad：每次调用都会把梯度累加到已有的值上。",
-    "work out dy/dx = 2x at x = 2 for one call, then think about what three calls leave behind.":
-        "先算出一次调用在 x = 2 处的 dy/dx = 2x，再想想三次调用之后 x.grad 里留下了什么。",
+    "x.grad after all three calls at x = 3": "x = 3 时三次调用之后的 x.grad",
+    "{value}, what the seed program printed at x = 2": "{value}，这是种子程序在 x = 2 时打印的值",
+    "here x = 3: work out dy/dx = 2x at x = 3 for one call first.": "这里 x = 3：先算出一次调用在 x = 3 处的 dy/dx = 2x。",
+    "work out dy/dx = 2x at x = 3 for one call, then think about what three calls leave behind.":
+        "先算出一次调用在 x = 3 处的 dy/dx = 2x，再想想三次调用之后 x.grad 里留下了什么。",
     "Right: three backward() calls added their gradients together.":
         "正确：三次 backward() 调用把各自的梯度累加在了一起。",
     "a function step(w, x, y, lr)": "一个函数 step(w, x, y, lr)",

@@ -16,7 +16,7 @@ INTRO = "以下是英文原文（代码和调用示例照原样保留）："
 DOCS: dict[str, str] = {
     # ---- lesson 01
     "check_grad_after_three_calls": (
-        "预测 ``x.grad``：每次都新建计算图，调用三次 backward() 之后它的值（程序见下面的英文原文）。\n"
+        "预测 ``x.grad``：每次都新建计算图，在 x = 3 处调用三次 backward() 之后它的值（程序见下面的英文原文；课程里运行的是 x = 2）。\n"
         "每次调用都会把 dy/dx = 2x 累加进 ``x.grad``。"
     ),
     "check_grad_after_zeroing": (

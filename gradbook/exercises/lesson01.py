@@ -74,9 +74,10 @@ def check_grad_after_zeroing(answer: Any) -> None:
 
 
 def check_grad_after_three_calls(answer: Any) -> None:
-    """Predict ``x.grad`` after three backward calls on a fresh graph each time::
+    """Predict ``x.grad`` after three backward calls on a fresh graph each time, the seed program
+    at x = 3 (the lesson runs it at x = 2)::
 
-        x = torch.tensor(2.0, requires_grad=True)
+        x = torch.tensor(3.0, requires_grad=True)
         for _ in range(3):
             y = x * x
             y.backward()
@@ -90,7 +91,7 @@ def check_grad_after_three_calls(answer: Any) -> None:
     """
 
     def _three_calls() -> float:
-        x = gradbook.tensor(2.0, requires_grad=True)
+        x = gradbook.tensor(3.0, requires_grad=True)
         for _ in range(3):
             y = x * x
             y.backward()
@@ -98,7 +99,13 @@ def check_grad_after_three_calls(answer: Any) -> None:
 
     guard()
     value = as_numbers(answer, (), "your prediction of x.grad")
-    single = 2 * 2.0
+    single, seed = 2 * 3.0, 3 * (2 * 2.0)  # one call at x = 3; the seed's three calls at x = 2
+    if close(value, np.float64(seed)):
+        raise fail(
+            "x.grad after all three calls at x = 3",
+            f"{float(value):g}, what the seed program printed at x = 2",
+            "here x = 3: work out dy/dx = 2x at x = 3 for one call first.",
+        )
     if close(value, np.float64(single)):
         raise fail(
             "x.grad after all three calls",
@@ -109,7 +116,7 @@ def check_grad_after_three_calls(answer: Any) -> None:
         raise fail(
             "x.grad after all three calls",
             f"{float(value):g}",
-            "work out dy/dx = 2x at x = 2 for one call, then think about what three calls leave behind.",
+            "work out dy/dx = 2x at x = 3 for one call, then think about what three calls leave behind.",
         )
     passed("Right: three backward() calls added their gradients together.")
 
@@ -178,7 +185,7 @@ def check_training_step(step: Any) -> None:
 grad_after_three_calls = Exercise(
     "grad_after_three_calls",
     1,
-    "Predict x.grad after y = x * x; y.backward() runs three times, with x = 2.",
+    "Predict x.grad after y = x * x; y.backward() runs three times, with x = 3.",
     check_grad_after_three_calls,
     ("What does one backward() put into x.grad? dy/dx of x·x is 2x.", "backward() adds to x.grad."),
 )
