@@ -146,15 +146,27 @@ while_loop windows xlogy xlogy_ xpu zero_
 )
 
 
+# torch.autograd's names that gradbook.autograd lacks
+AUTOGRAD = frozenset(
+    """
+anomaly_mode cast detect_anomaly enforce_grad_layout_policy forward_ad handle_torch_function
+has_torch_function is_multithreading_enabled is_tensor_like is_view_replay_enabled kineto_available
+overload profiler_legacy profiler_util set_detect_anomaly set_multithreading_enabled torch variable
+warnings
+""".split()
+)
+
+
 class NotInGradbookError(NotImplementedError, AttributeError):
     """torch has this name and gradbook does not. It is a NotImplementedError for the reader, and
     an AttributeError for ``hasattr`` and ``getattr(..., default)``, which then find nothing."""
 
 
 def missing(where: str, name: str) -> NotInGradbookError:
-    """The error for torch's ``where + name`` (``"Tensor."`` or ``""``), which gradbook lacks."""
-    mine = "gradbook's Tensor has no" if where else "gradbook has no"
+    """The error for torch's ``where + name`` (``"Tensor."``, ``"autograd."`` or ``""``), which
+    gradbook lacks."""
+    mine = "gradbook's Tensor has no " if where == "Tensor." else f"gradbook has no {where}"
     return NotInGradbookError(
-        f"{mine} {name} (torch.{where}{name}): gradbook covers what teaching programs use (README: 'What "
+        f"{mine}{name} (torch.{where}{name}): gradbook covers what teaching programs use (README: 'What "
         "the engine supports'); write it with the ops gradbook has, or run this part with torch"
     )

@@ -18,6 +18,13 @@ def test_a_missing_function_is_named():
         gradbook.compile  # noqa: B018
 
 
+def test_a_missing_autograd_name_is_named():
+    with pytest.raises(NotImplementedError, match=r"gradbook has no autograd.forward_ad \(torch.autograd.forward_ad\)"):
+        gradbook.autograd.forward_ad  # noqa: B018
+    with pytest.raises(AttributeError, match="module 'gradbook.autograd' has no attribute 'nonsense'"):
+        gradbook.autograd.nonsense  # noqa: B018
+
+
 def test_hasattr_still_finds_nothing():
     x = gradbook.ones(2)
     assert not hasattr(x, "kthvalue") and not hasattr(x, "values") and not hasattr(gradbook, "fft")
@@ -39,3 +46,5 @@ def test_the_lists_are_what_torch_has_and_gradbook_lacks():
     module = {n for n in dir(torch) if not n.startswith("_") and n[0].islower() and not hasattr(gradbook, n)}
     assert _missing.TENSOR == tensor, "regenerate gradbook/_missing.py: a name was added or torch changed"
     assert _missing.TORCH == module, "regenerate gradbook/_missing.py: a name was added or torch changed"
+    autograd = {n for n in dir(torch.autograd) if not n.startswith("_") and n[0].islower()}
+    assert _missing.AUTOGRAD == {n for n in autograd if not hasattr(gradbook.autograd, n)}

@@ -42,6 +42,14 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:  # a torch.autograd name gradbook lacks: say so, by name
+    from .. import _missing
+
+    if name in _missing.AUTOGRAD:
+        raise _missing.missing("autograd.", name)
+    raise AttributeError(f"module 'gradbook.autograd' has no attribute '{name}'")
+
+
 def _as_list(x: Any) -> list:
     if x is None:
         return []
