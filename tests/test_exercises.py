@@ -14,6 +14,7 @@ import exercise_answers_08_10 as l810  # tests/exercise_answers_08_10.py: answer
 import exercise_answers_11 as l11  # tests/exercise_answers_11.py: answers for lesson 11
 import exercise_answers_12 as l12  # tests/exercise_answers_12.py: answers for lesson 12
 import exercise_answers_13 as l13  # tests/exercise_answers_13.py: answers for lesson 13
+import exercise_answers_14 as l14  # tests/exercise_answers_14.py: answers for lesson 14
 import numpy as np
 import pytest
 
@@ -102,6 +103,8 @@ RIGHT = {
     ex.check_passes: l12.PASSES_RIGHT[0],
     ex.check_grad_without_division: 10.0,
     ex.check_accumulation_step: l13.accumulation_step,
+    ex.check_softmax_ce_grad: l14.CE_RIGHT[0],
+    ex.check_linear_function: l14.LinearFunction,
 }
 CHECKS = list(RIGHT)
 NUMERIC = [
@@ -952,6 +955,8 @@ ATTACKS = {  # check: (right answers, wrong answers, fakes)
     ex.check_passes: (l12.PASSES_RIGHT, l12.PASSES_WRONG, [*LYING, *l11.hand_fakes(LYING)]),
     ex.check_grad_without_division: (l13.NO_DIVISION_RIGHT, l13.NO_DIVISION_WRONG, LYING),
     ex.check_accumulation_step: (l13.ACCUMULATION_RIGHT, l13.ACCUMULATION_WRONG, LYING),
+    ex.check_softmax_ce_grad: (l14.CE_RIGHT, l14.CE_WRONG, LYING),
+    ex.check_linear_function: (l14.LINEAR_RIGHT, l14.LINEAR_WRONG, [RaisingRepr]),
 }
 
 
@@ -1046,7 +1051,7 @@ def test_the_attack_table():
 def _package_values() -> list[tuple[str, object]]:
     """Every attribute of the exercise modules (private ones too), and what each one that can be
     called without arguments returns: what `from gradbook.exercises.lessonNN import ...` can reach."""
-    modules = [importlib.import_module(f"gradbook.exercises.lesson{n:02d}") for n in range(1, 14)]
+    modules = [importlib.import_module(f"gradbook.exercises.lesson{n:02d}") for n in range(1, 15)]
     modules.append(importlib.import_module("gradbook.exercises._checking"))
     found = []
     for module in modules:
@@ -1074,9 +1079,9 @@ def test_nothing_importable_from_the_package_passes_a_check():
     attribute, and each zero-argument function's result, is handed to every check as the answer."""
     from gradbook.exercises import exercises as all_exercises
 
-    checks = [e for lesson in range(1, 14) for e in all_exercises(lesson)]
+    checks = [e for lesson in range(1, 15) for e in all_exercises(lesson)]
     values = _package_values()
-    assert len(values) > 200 and len(checks) == 31
+    assert len(values) > 200 and len(checks) == 33
     passing = []
     for name, value in values:
         for exercise in checks:

@@ -41,6 +41,7 @@ PARTIAL_POINTS = {
     "11_foundations": 1 + 1,
     "12_forward_mode": 1 + 1,
     "13_accumulation": 1 + 1,
+    "14_vectorized": 1 + 1,
 }
 
 
@@ -126,6 +127,7 @@ def test_the_lessons_checks_run_the_programs_their_lessons_show_and_no_assignmen
     from gradbook.exercises.lesson11 import DERIVE_PROGRAM
     from gradbook.exercises.lesson12 import JVP_PROGRAM, PASSES_PROGRAM
     from gradbook.exercises.lesson13 import NO_DIVISION_PROGRAM
+    from gradbook.exercises.lesson14 import SOFTMAX_CE_PROGRAM
 
     for program, lesson, assignment in [
         (ZEROING_PROGRAM, "01_backward_and_accumulation", "01_accumulation"),
@@ -137,6 +139,7 @@ def test_the_lessons_checks_run_the_programs_their_lessons_show_and_no_assignmen
         (JVP_PROGRAM, "12_forward_mode_and_cost", "12_forward_mode"),
         (PASSES_PROGRAM, "12_forward_mode_and_cost", "12_forward_mode"),
         (NO_DIVISION_PROGRAM, "13_accumulation_on_purpose", "13_accumulation"),
+        (SOFTMAX_CE_PROGRAM, "14_vectorized_backward", "14_vectorized"),
     ]:
         for language in ("text", "zh/text"):  # the self-check's program is the one its lesson shows
             assert f"```python\n{program}```" in (ROOT / "notebooks" / language / f"{lesson}.md").read_text(), lesson

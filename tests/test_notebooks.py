@@ -43,8 +43,8 @@ def stdout(cell: nbformat.NotebookNode) -> str:
     return "".join(out.text for out in cell.outputs if out.output_type == "stream" and out.name == "stdout")
 
 
-def test_there_are_thirteen_numbered_lessons_each_with_its_chinese_twin():
-    assert [p.name[:3] for p in ENGLISH] == [f"{n:02d}_" for n in range(1, 14)]
+def test_there_are_fourteen_numbered_lessons_each_with_its_chinese_twin():
+    assert [p.name[:3] for p in ENGLISH] == [f"{n:02d}_" for n in range(1, 15)]
     assert [p.name for p in CHINESE] == [p.name for p in ENGLISH]
 
 

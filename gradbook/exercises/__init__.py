@@ -34,6 +34,7 @@ from . import (
     lesson11,
     lesson12,
     lesson13,
+    lesson14,
 )
 from ._checking import CheckFailedError, Exercise, NotAttemptedError
 from ._zh_docs import docstrings
@@ -50,6 +51,7 @@ from .lesson10 import check_gradcheck_verdict, check_logcosh_rule
 from .lesson11 import check_hand_gradients, check_numerical_grad, check_tape_backward
 from .lesson12 import check_dual_exp, check_jvp_column, check_passes
 from .lesson13 import check_accumulation_step, check_grad_without_division
+from .lesson14 import check_linear_function, check_softmax_ce_grad
 
 _LESSONS = {
     1: lesson01,
@@ -65,6 +67,7 @@ _LESSONS = {
     11: lesson11,
     12: lesson12,
     13: lesson13,
+    14: lesson14,
 }
 
 # help(check_...) in the language set: the Chinese summary above the English docstring (see _zh_docs)
@@ -72,7 +75,7 @@ on_change(docstrings(e.check_answer for module in _LESSONS.values() for e in mod
 
 
 def exercises(lesson: int | None = None) -> tuple[Exercise, ...]:
-    """The exercises of one lesson (1-13), or of all lessons in order.
+    """The exercises of one lesson (1-14), or of all lessons in order.
 
     >>> [ex.name for ex in exercises(4)]
     ['graph_chain', 'leaves_with_grad']
@@ -104,12 +107,14 @@ __all__ = [
     "check_jacobian",
     "check_jvp_column",
     "check_leaves_with_grad",
+    "check_linear_function",
     "check_logcosh_rule",
     "check_micrograd_grad",
     "check_nth_derivative",
     "check_numerical_grad",
     "check_passes",
     "check_second_derivative",
+    "check_softmax_ce_grad",
     "check_straight_through",
     "check_tape_backward",
     "check_torch_grad",

@@ -12,6 +12,7 @@ from ._zh_08_10 import ZH_08_10
 from ._zh_11 import ZH_11
 from ._zh_12 import ZH_12
 from ._zh_13 import ZH_13
+from ._zh_14 import ZH_14
 
 ZH: dict[str, str] = prepare({
     # ---- _checking: the three parts of every message, and what every check shares
@@ -240,4 +241,5 @@ ZH.update(ZH_08_10)
 ZH.update(ZH_11)
 ZH.update(ZH_12)
 ZH.update(ZH_13)
+ZH.update(ZH_14)
 prepare(ZH)

@@ -163,6 +163,16 @@ DOCS: dict[str, str] = {
         "(输入, 目标) 微批次，每个做一次反向传播）得到整个批次的梯度，再做一次优化器更新。检查会在你看不到的数据上，\n"
         "对一个 ``nn.Linear``（``SGD``、``nn.MSELoss()``）调用它两次，并与手算的两次全批次梯度下降比较参数。"
     ),
+    # ---- lesson 14
+    "check_softmax_ce_grad": (
+        "手算下面英文原文中程序的 ``z.grad``（一个 2 × 3 的嵌套列表）：cross_entropy 的梯度是\n"
+        "(softmax(z) − one-hot(y)) / N。"
+    ),
+    "check_linear_function": (
+        "检查一个实现 ``nn.Linear`` 运算的 ``autograd.Function``：``apply(x, weight, bias)`` = x @ weightᵀ + bias，\n"
+        "x 是 (N, in)，weight 是 (out, in)，bias 是 (out,)；它的 ``backward(ctx, grad_output)`` 返回三个梯度。\n"
+        "检查会在你看不到的 float64 张量上运行它，把输出和每个梯度与 gradbook 的 autograd 比较，并要求输出的节点是你的 Function 的。"
+    ),
 }
 
 
