@@ -12,6 +12,7 @@ import gradbook as torch
 
 CE_RIGHT = [
     [[-0.25, 0.125, 0.125], [1 / 6, 1 / 6, -1 / 3]],
+    [[-0.25, 0.125, 0.125], [0.1667, 0.1667, -0.3333]],  # rounded to four places
     np.array([[-0.25, 0.125, 0.125], [1 / 6, 1 / 6, -1 / 3]]),
     [[Fraction(-1, 4), Fraction(1, 8), Fraction(1, 8)], [Fraction(1, 6), Fraction(1, 6), Fraction(-1, 3)]],
 ]

@@ -113,7 +113,8 @@ def _model() -> tuple[nn.Linear, list[tuple[gradbook.Tensor, gradbook.Tensor]]]:
 def check_accumulation_step(accumulation_step: Any) -> None:
     """Check ``accumulation_step(model, optimizer, loss_fn, batches)``: one optimizer step on the
     gradient of the whole batch, got from ``batches``, a list of k equal (inputs, targets)
-    micro-batches, one backward pass each. The check calls it twice on an ``nn.Linear`` with
+    micro-batches, one backward pass each (the check compares the step, not how it was computed).
+    It calls it twice on an ``nn.Linear`` with
     ``SGD`` and ``nn.MSELoss()``, on data you do not see, and compares the parameters with two
     full-batch steps of gradient descent worked out by hand.
 

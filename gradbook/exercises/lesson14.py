@@ -65,7 +65,7 @@ def check_softmax_ce_grad(answer: Any) -> None:
     guard()
     got = as_numbers(answer, (2, 3), "your z.grad", "z.grad has z's shape: 2 rows of 3.")
     grad, softmax, onehot = _ce(SOFTMAX_CE_PROGRAM)
-    if close(got, grad):
+    if np.allclose(got, grad, rtol=1e-3, atol=1e-4):  # 1/6 written as 0.1667 is right
         passed("Right: (softmax(z) − one-hot(y)) / N, a row per example.")
         return
     if close(got, softmax - onehot):
