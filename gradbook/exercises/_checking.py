@@ -17,10 +17,11 @@ from __future__ import annotations
 import builtins
 import contextlib
 import decimal
+import math
 import numbers
 import sys
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,7 @@ import numpy as np
 
 import gradbook
 import gradbook.autograd
+from gradbook import nn
 
 from ..language import colon, translate
 from ._zh import ZH
@@ -68,15 +70,17 @@ def is_stub(answer: Any) -> bool:
 
 
 # What the checks rely on, as imported: (owner, attribute name, the object it was).
-_MODULES = ("builtins", "numpy", "gradbook", "gradbook.autograd", "gradbook.exercises._checking")
+_MODULES = ("builtins", "math", "numpy", "gradbook", "gradbook.autograd", "gradbook.exercises._checking")
 _BUILTINS = (
     "abs", "all", "any", "bool", "callable", "float", "isinstance", "issubclass", "len", "list", "max",
     "min", "print", "range", "repr", "round", "set", "sorted", "str", "sum", "tuple", "type", "zip",
 )  # fmt: skip
 _NUMPY = ("allclose", "array", "asarray", "isclose", "isfinite", "all", "abs", "stack", "float64", "ndarray")
 _GRADBOOK = ("Tensor", "tensor", "no_grad", "stack", "eye", "float64")
+_MATH = ("cos", "exp", "log", "sin", "sinh")  # what the checks' own functions of plain floats use
 _ORIGINALS: list[tuple[Any, str, Any]] = (
     [(builtins, name, getattr(builtins, name)) for name in _BUILTINS]
+    + [(math, name, getattr(math, name)) for name in _MATH]
     + [(np, name, getattr(np, name)) for name in _NUMPY]
     + [(gradbook, name, getattr(gradbook, name)) for name in _GRADBOOK]
     + [(gradbook.autograd, name, getattr(gradbook.autograd, name)) for name in ("grad", "gradcheck", "Function")]
@@ -224,6 +228,43 @@ def as_numbers(
     if not np.all(np.isfinite(values)):
         raise fail(f"{what} with finite values", "NaN or inf in your answer", "look for a division by zero or log(0).")
     return values
+
+
+def named_answers(answer: Any, names: tuple[str, ...], what: str, entry_hint: str, keys_hint: str) -> dict[str, Any]:
+    """The entries of an answer given as a dict with exactly the keys ``names`` (strings), each
+    still unread: a stub, a non-dict, a dict whose iteration or lookup raises, or other keys are
+    named. All entries left at their placeholder is "not attempted"; reading each entry as a
+    number is left to the check, entry by entry."""
+    if is_stub(answer):
+        raise not_attempted(what)
+    shown = "a dict {" + ", ".join(f'"{name}": ...' for name in names) + "}"
+    if not isinstance(answer, Mapping):
+        raise fail(shown, describe(answer), entry_hint)
+    try:
+        keys = sorted(str(key) for key in answer)
+        values = {name: answer[name] for name in names if name in answer}
+    except Exception as err:  # a Mapping whose iteration or lookup raises is not an answer
+        raise fail(shown, describe(answer), f"it raised {type(err).__name__}") from None
+    if keys != sorted(names) or len(values) != len(names):
+        quoted = [f'"{name}"' for name in names]
+        raise fail(f"the keys {', '.join(quoted[:-1])} and {quoted[-1]}", f"the keys {keys}", keys_hint)
+    if all(is_stub(value) for value in values.values()):
+        raise not_attempted(what)
+    return values
+
+
+def linear_model(weight: np.ndarray, bias: np.ndarray) -> nn.Linear:
+    """An ``nn.Linear`` with these (float32) weight and bias: the model a training check runs."""
+    model = nn.Linear(weight.shape[1], weight.shape[0])
+    with gradbook.no_grad():
+        model.weight.copy_(gradbook.tensor(weight, dtype=gradbook.float32))
+        model.bias.copy_(gradbook.tensor(bias, dtype=gradbook.float32))
+    return model
+
+
+def linear_parameters(model: nn.Linear) -> np.ndarray:
+    """An ``nn.Linear``'s weight and bias, flat, as float64."""
+    return np.concatenate([p.detach().numpy().astype(np.float64).ravel() for p in (model.weight, model.bias)])
 
 
 def close(values: np.ndarray, expected: np.ndarray) -> bool:

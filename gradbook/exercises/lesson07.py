@@ -33,6 +33,8 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    linear_model,
+    linear_parameters,
     not_attempted,
     passed,
     run_program,
@@ -101,14 +103,6 @@ def _hidden_problem() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return inputs, targets, rng.normal(size=(1, 3)), rng.normal(size=(1,))
 
 
-def _model(weight: np.ndarray, bias: np.ndarray) -> nn.Linear:
-    model = nn.Linear(3, 1)
-    with gradbook.no_grad():
-        model.weight.copy_(gradbook.tensor(weight, dtype=gradbook.float32))
-        model.bias.copy_(gradbook.tensor(bias, dtype=gradbook.float32))
-    return model
-
-
 def _descent(zero_grad: bool = True) -> tuple[list[float], np.ndarray]:
     """Gradient descent by hand, in NumPy (with or without zero_grad()): the losses and the
     parameters after. For p = x Wᵀ + b and L = mean((p - t)²): ∂L/∂p = 2(p - t)/n,
@@ -125,10 +119,6 @@ def _descent(zero_grad: bool = True) -> tuple[list[float], np.ndarray]:
         grads = [grads[0] + dp.T @ inputs, grads[1] + dp.sum(axis=0)]
         weight, bias = weight - LR * grads[0], bias - LR * grads[1]
     return losses, np.concatenate([weight.ravel(), bias.ravel()])
-
-
-def _parameters(model: nn.Linear) -> np.ndarray:
-    return np.concatenate([p.detach().numpy().astype(np.float64).ravel() for p in (model.weight, model.bias)])
 
 
 def _losses(answer: Any) -> np.ndarray:
@@ -180,8 +170,8 @@ def check_training_loop(training_loop: Any) -> None:
             "define it with def training_loop(model, optimizer, loss_fn, inputs, targets, steps):",
         )
     inputs, targets, weight, bias = _hidden_problem()
-    model = _model(weight, bias)
-    start = _parameters(model)
+    model = linear_model(weight, bias)
+    start = linear_parameters(model)
     optimizer = gradbook.optim.SGD(model.parameters(), lr=LR)
     # private copies: a loop that changes its data changes only its own result
     args = (gradbook.tensor(inputs, dtype=gradbook.float32), gradbook.tensor(targets, dtype=gradbook.float32))
@@ -193,7 +183,7 @@ def check_training_loop(training_loop: Any) -> None:
             "a parameter that lost requires_grad or became the result of an operation",
             "let optimizer.step() update the parameters (it works under no_grad).",
         )
-    after = as_numbers(_parameters(model), expected.shape, "the parameters after training")
+    after = as_numbers(linear_parameters(model), expected.shape, "the parameters after training")
     if close(after, start):
         if is_stub(losses):
             raise not_attempted("your training_loop")

@@ -28,11 +28,11 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    named_answers,
     not_attempted,
     passed,
     run_program,
     show_program,
-    tampered,
 )
 
 # The program whose gradients the learner derives by hand; the lesson shows it word for word.
@@ -74,23 +74,13 @@ def check_hand_gradients(answer: Any) -> None:
     gradbook.exercises._checking.CheckFailedError: ...
     """
     guard()
-    if is_stub(answer):
-        raise not_attempted("your dict of gradients")
-    if not isinstance(answer, Mapping):
-        raise fail(
-            'a dict {"u": ..., "v": ..., "w": ...}', describe(answer), "one entry per variable, keyed by its name."
-        )
-    try:
-        keys = sorted(str(key) for key in answer)
-        values = {name: answer[name] for name in ("u", "v", "w") if name in answer}
-    except Exception as err:  # a Mapping whose iteration or lookup raises is not an answer
-        raise fail(
-            'a dict {"u": ..., "v": ..., "w": ...}', describe(answer), f"it raised {type(err).__name__}"
-        ) from None
-    if keys != ["u", "v", "w"] or len(values) != 3:
-        raise fail('the keys "u", "v" and "w"', f"the keys {keys}", 'exactly these three keys, as strings: {"u": ...}.')
-    if all(is_stub(value) for value in values.values()):
-        raise not_attempted("your dict of gradients")
+    values = named_answers(
+        answer,
+        ("u", "v", "w"),
+        "your dict of gradients",
+        "one entry per variable, keyed by its name.",
+        'exactly these three keys, as strings: {"u": ...}.',
+    )
     expected = _derived(DERIVE_PROGRAM)
     for name in ("w", "v", "u"):  # in the order the backward pass reaches them
         if is_stub(values[name]):
@@ -102,9 +92,6 @@ def check_hand_gradients(answer: Any) -> None:
 
 
 show_program(check_hand_gradients, DERIVE_PROGRAM)
-
-
-_MATH = {name: getattr(math, name) for name in ("cos", "exp", "log", "sin", "sinh")}  # as imported
 
 
 # Functions of plain floats, written with math (so no autograd can see inside them), and their
@@ -144,9 +131,6 @@ def check_numerical_grad(numerical_grad: Any) -> None:
     gradbook.exercises._checking.CheckFailedError: ...
     """
     guard()
-    for name, original in _MATH.items():
-        if getattr(math, name) is not original:
-            raise tampered(f"math.{name}")
     if is_stub(numerical_grad):
         raise not_attempted("your numerical_grad")
     if not callable(numerical_grad):

@@ -13,8 +13,6 @@ gradbook.exercises._checking.NotAttemptedError: not attempted: ...
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -30,11 +28,11 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    named_answers,
     not_attempted,
     passed,
     run_program,
     show_program,
-    tampered,
 )
 
 # The JVP the learner works out by hand; the lesson shows it word for word.
@@ -96,7 +94,6 @@ def check_jvp_column(answer: Any) -> None:
 
 show_program(check_jvp_column, JVP_PROGRAM)
 
-_MATH = {name: getattr(math, name) for name in ("cos", "exp", "sin")}  # as imported
 _TANGENT = "the tangent coming in, a', must scale the tangent going out: the chain rule, run forward."
 # (the expression, on a Dual and on a tensor; x; the tangent pushed in; the hint if wrong)
 _EXPRESSIONS = (
@@ -129,9 +126,6 @@ def check_dual_exp(dual_class: Any) -> None:
     gradbook.exercises._checking.CheckFailedError: ...
     """
     guard()
-    for name, original in _MATH.items():
-        if getattr(math, name) is not original:
-            raise tampered(f"math.{name}")
     if is_stub(dual_class):
         raise not_attempted("your Dual class")
     if not isinstance(dual_class, type):
@@ -164,9 +158,6 @@ def _sizes(program: str) -> tuple[int, int]:
         return n, scope["f"](gradbook.zeros(n)).numel()
 
 
-_DICT = 'a dict {"forward": ..., "reverse": ...}'
-
-
 def check_passes(answer: Any) -> None:
     """How many passes does the full Jacobian of f take: forward-mode passes (one J·v each), and
     backward passes in reverse mode (one vᵀJ each, after one forward pass)? f is::
@@ -183,21 +174,13 @@ def check_passes(answer: Any) -> None:
     gradbook.exercises._checking.CheckFailedError: ...
     """
     guard()
-    if is_stub(answer):
-        raise not_attempted("your numbers of passes")
-    if not isinstance(answer, Mapping):
-        raise fail(_DICT, describe(answer), "one entry per mode, keyed by its name.")
-    try:
-        keys = sorted(str(key) for key in answer)
-        values = {name: answer[name] for name in ("forward", "reverse") if name in answer}
-    except Exception as err:  # a Mapping whose iteration or lookup raises is not an answer
-        raise fail(_DICT, describe(answer), f"it raised {type(err).__name__}") from None
-    if keys != ["forward", "reverse"] or len(values) != 2:
-        raise fail(
-            'the keys "forward" and "reverse"', f"the keys {keys}", f"exactly these two keys, as strings: {_DICT[7:]}."
-        )
-    if all(is_stub(value) for value in values.values()):
-        raise not_attempted("your numbers of passes")
+    values = named_answers(
+        answer,
+        ("forward", "reverse"),
+        "your numbers of passes",
+        "one entry per mode, keyed by its name.",
+        'exactly these two keys, as strings: {"forward": ..., "reverse": ...}.',
+    )
     n, m = _sizes(PASSES_PROGRAM)
     got = {name: as_numbers(values[name], (), f"the number of {name}-mode passes") for name in values}
     if not all(float(v).is_integer() for v in got.values()):

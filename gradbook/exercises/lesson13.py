@@ -29,6 +29,8 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    linear_model,
+    linear_parameters,
     not_attempted,
     passed,
     run_program,
@@ -102,10 +104,7 @@ def _full_batch_steps(steps: int) -> np.ndarray:
 
 def _model() -> tuple[nn.Linear, list[tuple[gradbook.Tensor, gradbook.Tensor]]]:
     inputs, targets, weight, bias = _hidden_problem()
-    model = nn.Linear(3, 1)
-    with gradbook.no_grad():
-        model.weight.copy_(gradbook.tensor(weight, dtype=gradbook.float32))
-        model.bias.copy_(gradbook.tensor(bias, dtype=gradbook.float32))
+    model = linear_model(weight, bias)
     x, t = gradbook.tensor(inputs, dtype=gradbook.float32), gradbook.tensor(targets, dtype=gradbook.float32)
     return model, list(zip(x.split(len(inputs) // MICRO), t.split(len(inputs) // MICRO)))
 
@@ -136,10 +135,10 @@ def check_accumulation_step(accumulation_step: Any) -> None:
         )
     model, batches = _model()
     optimizer = gradbook.optim.SGD(model.parameters(), lr=LR)
-    start = _parameters(model)
+    start = linear_parameters(model)
     for _ in range(2):
         call_student(accumulation_step, "your accumulation_step", model, optimizer, nn.MSELoss(), list(batches))
-    after = as_numbers(_parameters(model), start.shape, "the parameters after two steps")
+    after = as_numbers(linear_parameters(model), start.shape, "the parameters after two steps")
     if close(after, start):
         raise fail(
             "the parameters to move in each step",
@@ -155,10 +154,6 @@ def check_accumulation_step(accumulation_step: Any) -> None:
             "times too long.",
         )
     passed("Right: k backward passes of loss / k, then one step, are one full-batch step.")
-
-
-def _parameters(model: nn.Linear) -> np.ndarray:
-    return np.concatenate([p.detach().numpy().astype(np.float64).ravel() for p in (model.weight, model.bias)])
 
 
 grad_without_division = Exercise(
