@@ -108,6 +108,24 @@ def stale(source: Path) -> str | None:
     return None
 
 
+def coalesced(outputs: list) -> list:
+    """``outputs`` with each run of stream outputs to the same stream joined into one (the kernel
+    flushes stdout when it likes: the same cell can arrive in one chunk or two).
+
+    >>> [o["text"] for o in coalesced([nbformat.v4.new_output("stream", name="stdout", text=t) for t in "ab"])]
+    ['ab']
+    """
+    joined: list = []
+    for output in outputs:
+        last = joined[-1] if joined else None
+        if output.get("output_type") == "stream" and last is not None and last.get("output_type") == "stream" \
+                and last.get("name") == output.get("name"):  # fmt: skip
+            last["text"] += output["text"]
+        else:
+            joined.append(output)
+    return joined
+
+
 def build(source: Path) -> bool:
     """Execute one lesson and save it; True when the saved file changed."""
     nb = from_text(source)
@@ -122,6 +140,8 @@ def build(source: Path) -> bool:
     client.execute()
     for cell in nb.cells:  # a saved widget view would show "model not found": keep the self-contained view
         cell.metadata.pop("execution", None)
+        if "outputs" in cell:  # how a print's text arrives in chunks depends on timing: save it whole
+            cell.outputs = coalesced(cell.outputs)
         for output in cell.get("outputs", []):
             if "text/html" in output.get("data", {}):
                 output["data"].pop(WIDGET_VIEW, None)
