@@ -1,6 +1,6 @@
 """``python -m gradbook lessons DIR``: copy the lesson notebooks out of the installed package.
 
-The wheel ships the fourteen lessons in English and Chinese (``gradbook/lessons``, the repository's
+The wheel ships the seventeen lessons in English and Chinese (``gradbook/lessons``, the repository's
 ``notebooks/``), so a user who installed gradbook from the registry gets them without a clone::
 
     python -m gradbook lessons my-lessons      # then: jupyter lab my-lessons

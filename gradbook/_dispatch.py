@@ -133,10 +133,13 @@ def lift(value: Any, like: Tensor) -> Tensor:
         if not -(2**63) <= value < 2**64:
             raise OverflowError("int too big to convert")
         want = scalar_dtype(value, like._array.dtype)
-        return Tensor._make(np.array(value if value < 2**63 else value - 2**64, dtype=np.int64).astype(want))
-    if isinstance(value, (builtins.float, np.number, np.bool_)):
-        return Tensor._make(np.array(value, dtype=scalar_dtype(value, like._array.dtype)))
-    return _factories.tensor(value)
+        t = Tensor._make(np.array(value if value < 2**63 else value - 2**64, dtype=np.int64).astype(want))
+    elif isinstance(value, (builtins.float, np.number, np.bool_)):
+        t = Tensor._make(np.array(value, dtype=scalar_dtype(value, like._array.dtype)))
+    else:
+        return _factories.tensor(value)
+    t.__class__ = ops.WrappedNumber  # saved, never packed by saved_tensors_hooks
+    return t
 
 
 _OPERANDS = (Tensor, builtins.int, builtins.float, np.number, np.bool_, np.ndarray)

@@ -27,6 +27,8 @@ def _function(method: Any) -> Any:
 
 
 abs = _function(Tensor.abs)  # noqa: A001
+eq, ne, lt, le, gt, ge = (_function(getattr(Tensor, n)) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 add = _function(Tensor.add)
 argmax = _function(Tensor.argmax)
 argmin = _function(Tensor.argmin)
@@ -186,6 +188,17 @@ def allclose(
 
 __all__ = [
     "abs",
+    "eq",
+    "ge",
+    "greater",
+    "greater_equal",
+    "gt",
+    "le",
+    "less",
+    "less_equal",
+    "lt",
+    "ne",
+    "not_equal",
     "acos",
     "add",
     "addmm",

@@ -192,13 +192,20 @@ class Op(Node):
         return self.result if name == "result" else d[name]
 
 
+class WrappedNumber(Tensor):
+    """A Python number an op lifted to a tensor (the 2 of ``x * 2``: torch's "wrapped number"). A
+    node saves it as it saves a tensor, but ``saved_tensors_hooks`` never see it, as in torch."""
+
+    __slots__ = ()
+
+
 def _pack(node: Op, result: Tensor) -> Tensor:
     """Under ``autograd.graph.saved_tensors_hooks``: the node keeps ``pack(t)`` of each tensor it
     saved, not the tensor (nor its version: the hooks own the values now)."""
     pack, unpack = _State.saved_hooks[-1]
     d, packed = node.__dict__, {}
     for name, _, _ in type(node)._saved_inputs:
-        if d[name] is not None:
+        if d[name] is not None and type(d[name]) is not WrappedNumber:  # x * 2's 2 is not packed
             packed[name], d[name] = (pack(d[name]), unpack), _PACKED
     if type(node)._saves_result:
         packed["_result"], d["_result"], d["_result_ref"] = (pack(result), unpack), _PACKED, None
@@ -356,7 +363,7 @@ class DivBackward0(Op):
     forward = np.true_divide
     rules = {
         "∂out/∂self = 1/other": lambda n, g, other: g / other,
-        "∂out/∂other = -self/other²": lambda n, g, self, other: -g * self / (other * other),
+        "∂out/∂other = -self/other²": lambda n, g, self, other: -g * ((self / other) / other),  # torch's order
     }
 
 
@@ -604,7 +611,8 @@ class ReluBackward0(Op):
 
     saves = ("result",)
     forward = staticmethod(lambda a: np.maximum(a, 0, dtype=a.dtype))
-    rules = {"∂out/∂self = 1 where out > 0, else 0": lambda n, g, result: g * ~(result <= 0)}  # torch: 1 at nan
+    # (~(out <= 0), not out > 0: 1 at nan, as torch)
+    rules = {"∂out/∂self = 1 where out > 0, else 0": lambda n, g, result: _select(g, ~(_array(result) <= 0))}
 
 
 class ClampBackward1(Op):
@@ -614,7 +622,7 @@ class ClampBackward1(Op):
     forward = staticmethod(lambda a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False))
     rules = {
         "∂out/∂self = 1 inside [min, max], else 0": (
-            lambda n, g, self: g * ((self >= _or(n.min, -np.inf)) & (self <= _or(n.max, np.inf)))
+            lambda n, g, self: _select(g, (_array(self) >= _or(n.min, -np.inf)) & (_array(self) <= _or(n.max, np.inf)))
         ),
     }
 
@@ -627,10 +635,10 @@ class MaximumBackward0(Op):
     forward = np.maximum
     rules = {
         "∂out/∂self = 1 where self > other, ½ on ties": (
-            lambda n, g, self, other: g * _constant(_picked(self, other, n), g)
+            lambda n, g, self, other: _select(g, _picked(self, other, n))
         ),
         "∂out/∂other = 1 where other > self, ½ on ties": (
-            lambda n, g, self, other: g * _constant(_picked(other, self, n), g)
+            lambda n, g, self, other: _select(g, _picked(other, self, n))
         ),
     }
 
@@ -643,10 +651,10 @@ class MinimumBackward0(Op):
     forward = np.minimum
     rules = {
         "∂out/∂self = 1 where self < other, ½ on ties": (
-            lambda n, g, self, other: g * _constant(_picked(other, self, n), g)
+            lambda n, g, self, other: _select(g, _picked(other, self, n))
         ),
         "∂out/∂other = 1 where other < self, ½ on ties": (
-            lambda n, g, self, other: g * _constant(_picked(self, other, n), g)
+            lambda n, g, self, other: _select(g, _picked(self, other, n))
         ),
     }
 
@@ -658,8 +666,8 @@ class WhereBackward0(Op):
     saves = ("condition",)
     forward = staticmethod(lambda a, b, condition: np.where(condition, a, b))
     rules = {
-        "∂out/∂self = 1 where condition, else 0": lambda n, g: g * _constant(n.condition, g),
-        "∂out/∂other = 1 where not condition, else 0": lambda n, g: g * _constant(~n.condition, g),
+        "∂out/∂self = 1 where condition, else 0": lambda n, g: _select(g, n.condition),
+        "∂out/∂other = 1 where not condition, else 0": lambda n, g: _select(g, ~n.condition),
     }
 
 
@@ -902,7 +910,7 @@ class MaxBackward1(Op):
     forward = staticmethod(lambda a: np.maximum.reduce(a, axis=None))
     rules = {
         "∂out/∂selfᵢ = 1/k at each of the k maxima, else 0": (
-            lambda n, g, self, result: g * _constant(_share(self, result, n), g)
+            lambda n, g, self, result: _select(g, _share(self, result, n))
         ),
     }
 
@@ -925,7 +933,7 @@ class MaxBackward0(Op):
     )
     rules = {
         "∂out/∂self = 1 at the maximum, else 0": (
-            lambda n, g: (g if n.keepdim else _unsqueeze(g, n.dim)) * _constant(_one_hot(n), g)
+            lambda n, g: _select(g if n.keepdim else _unsqueeze(g, n.dim), _one_hot(n))
         ),
     }
 
@@ -1151,7 +1159,7 @@ class MaskedFillBackward0(Op):
     """out = value where mask, else self (``masked_fill`` with a number)"""
 
     forward = staticmethod(lambda a, mask, value: np.where(mask, np.asarray(value).astype(a.dtype), a))
-    rules = {"∂out/∂self = 1 where not mask, else 0": lambda n, g: g * _constant(~n.mask, g)}
+    rules = {"∂out/∂self = 1 where not mask, else 0": lambda n, g: _select(g, ~n.mask)}
 
 
 class GatherBackward0(Op):
@@ -1358,7 +1366,7 @@ class ClampMinBackward0(Op):
 
     saves = ("self",)
     forward = staticmethod(lambda a, min: np.maximum(a, a.dtype.type(min)))
-    rules = {"∂out/∂self = 1 where self ≥ min, else 0": lambda n, g, self: g * _constant(_array(self) >= n.min, g)}
+    rules = {"∂out/∂self = 1 where self ≥ min, else 0": lambda n, g, self: _select(g, _array(self) >= n.min)}
 
 
 class ClampMaxBackward0(Op):
@@ -1366,7 +1374,7 @@ class ClampMaxBackward0(Op):
 
     saves = ("self",)
     forward = staticmethod(lambda a, max: np.minimum(a, a.dtype.type(max)))
-    rules = {"∂out/∂self = 1 where self ≤ max, else 0": lambda n, g, self: g * _constant(_array(self) <= n.max, g)}
+    rules = {"∂out/∂self = 1 where self ≤ max, else 0": lambda n, g, self: _select(g, _array(self) <= n.max)}
 
 
 class NanToNumBackward0(Op):
@@ -1676,6 +1684,16 @@ def _array(x: Any) -> np.ndarray:
 def _constant(array: np.ndarray, like: Any) -> Any:
     """A value backward does not differentiate (a mask, a sign), in the kind of ``like``."""
     return Tensor._make(array) if _is_tensor(like) else array
+
+
+def _select(g: Any, factor: np.ndarray) -> Any:
+    """g · factor where factor is not 0, and exactly 0 elsewhere (a bool mask is a factor of 1 or
+    0): chosen, not multiplied, as torch does, so an inf or nan in g stays out of the places masked
+    out (inf · 0 would be nan there)."""
+    keep = factor if factor.dtype == bool else factor != 0
+    if _is_tensor(g):
+        return _where(Tensor._make(keep), g if factor.dtype == bool else g * Tensor._make(factor), 0.0)
+    return np.where(keep, g if factor.dtype == bool else g * factor, g.dtype.type(0))
 
 
 def _or(value: Any, default: Any) -> Any:

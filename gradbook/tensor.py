@@ -707,8 +707,8 @@ class Tensor:
     def __or__(self, other: Any) -> Tensor:
         return dispatch.compare(np.logical_or, self, other)
 
-    def eq(self, other: Any) -> Tensor:
-        return self == other
+    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__  # x.gt(0) is x > 0
+    greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 
     def equal(self, other: Tensor) -> builtins.bool:
         return self.shape == other.shape and builtins.bool(np.array_equal(self._array, other._array))
@@ -897,6 +897,11 @@ class Tensor:
 
     def numel(self) -> builtins.int:
         return self._array.size
+
+    nelement = numel  # torch's older name
+
+    def data_ptr(self) -> builtins.int:  # the first element's address: w.t() shares w's
+        return self._array.__array_interface__["data"][0]
 
     def element_size(self) -> builtins.int:
         return self._array.itemsize

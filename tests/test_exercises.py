@@ -15,6 +15,9 @@ import exercise_answers_11 as l11  # tests/exercise_answers_11.py: answers for l
 import exercise_answers_12 as l12  # tests/exercise_answers_12.py: answers for lesson 12
 import exercise_answers_13 as l13  # tests/exercise_answers_13.py: answers for lesson 13
 import exercise_answers_14 as l14  # tests/exercise_answers_14.py: answers for lesson 14
+import exercise_answers_15 as l15  # tests/exercise_answers_15.py: answers for lesson 15
+import exercise_answers_16 as l16  # tests/exercise_answers_16.py: answers for lesson 16
+import exercise_answers_17 as l17  # tests/exercise_answers_17.py: answers for lesson 17
 import numpy as np
 import pytest
 
@@ -105,6 +108,12 @@ RIGHT = {
     ex.check_accumulation_step: l13.accumulation_step,
     ex.check_softmax_ce_grad: l14.CE_RIGHT[0],
     ex.check_linear_function: l14.LinearFunction,
+    ex.check_saved_count: l15.SAVED_RIGHT[0],
+    ex.check_mask_relu: l15.MaskReLU,
+    ex.check_kink_grad: l16.KINK_RIGHT[0],
+    ex.check_xlogx: l16.xlogx,
+    ex.check_loop_graph: l17.LOOP_RIGHT[0],
+    ex.check_array_sum: l17.ArrayValue,
 }
 CHECKS = list(RIGHT)
 NUMERIC = [
@@ -957,6 +966,12 @@ ATTACKS = {  # check: (right answers, wrong answers, fakes)
     ex.check_accumulation_step: (l13.ACCUMULATION_RIGHT, l13.ACCUMULATION_WRONG, LYING),
     ex.check_softmax_ce_grad: (l14.CE_RIGHT, l14.CE_WRONG, LYING),
     ex.check_linear_function: (l14.LINEAR_RIGHT, l14.LINEAR_WRONG, [RaisingRepr]),
+    ex.check_saved_count: (l15.SAVED_RIGHT, l15.SAVED_WRONG, LYING),
+    ex.check_mask_relu: (l15.MASK_RIGHT, l15.MASK_WRONG, [RaisingRepr]),
+    ex.check_kink_grad: (l16.KINK_RIGHT, l16.KINK_WRONG, LYING),
+    ex.check_xlogx: (l16.XLOGX_RIGHT, l16.XLOGX_WRONG, [*l16.xlogx_fakes(LYING), RaisingRepr, RaisingRepr()]),
+    ex.check_loop_graph: (l17.LOOP_RIGHT, l17.LOOP_WRONG, [*LYING, *l17.loop_fakes(LYING)]),
+    ex.check_array_sum: (l17.ARRAY_RIGHT, l17.ARRAY_WRONG, [*l17.ARRAY_FAKES, RaisingRepr, RaisingRepr()]),
 }
 
 
@@ -1051,7 +1066,7 @@ def test_the_attack_table():
 def _package_values() -> list[tuple[str, object]]:
     """Every attribute of the exercise modules (private ones too), and what each one that can be
     called without arguments returns: what `from gradbook.exercises.lessonNN import ...` can reach."""
-    modules = [importlib.import_module(f"gradbook.exercises.lesson{n:02d}") for n in range(1, 15)]
+    modules = [importlib.import_module(f"gradbook.exercises.lesson{n:02d}") for n in range(1, 18)]
     modules.append(importlib.import_module("gradbook.exercises._checking"))
     found = []
     for module in modules:
@@ -1079,9 +1094,9 @@ def test_nothing_importable_from_the_package_passes_a_check():
     attribute, and each zero-argument function's result, is handed to every check as the answer."""
     from gradbook.exercises import exercises as all_exercises
 
-    checks = [e for lesson in range(1, 15) for e in all_exercises(lesson)]
+    checks = [e for lesson in range(1, 18) for e in all_exercises(lesson)]
     values = _package_values()
-    assert len(values) > 200 and len(checks) == 33
+    assert len(values) > 200 and len(checks) == 39
     passing = []
     for name, value in values:
         for exercise in checks:

@@ -42,6 +42,9 @@ PARTIAL_POINTS = {
     "12_forward_mode": 1 + 1,
     "13_accumulation": 1 + 1,
     "14_vectorized": 1 + 1,
+    "15_memory": 1 + 0,  # the last answer is an explanation: a person grades it
+    "16_stability": 1 + 1,
+    "17_own_engine": 1 + 1,
 }
 
 
@@ -110,12 +113,28 @@ def test_the_course_has_one_assignment_of_four_or_more_points_per_lesson():
     assert sorted(a[:2] for a in ASSIGNMENTS) == lessons
     for assignment, name in ASSIGNMENTS.items():
         nb = nbformat.read(COURSE / "source" / assignment / f"{name}.ipynb", as_version=4)
-        graded = [c.metadata["nbgrader"] for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
-        assert sum(g["points"] for g in graded) >= 4, assignment
-        assert all(
-            "### BEGIN HIDDEN TESTS" in c.source for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")
-        )
+        graded = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
+        assert sum(c.metadata["nbgrader"]["points"] for c in graded) >= 4, assignment
+        for cell in graded:  # a test cell has hidden tests; a written answer is graded by a person
+            if cell.cell_type == "code":
+                assert "### BEGIN HIDDEN TESTS" in cell.source, assignment
+            else:
+                assert cell.cell_type == "markdown" and cell.metadata["nbgrader"]["solution"], assignment
         assert solution_cells(nb), assignment
+
+
+def manual_points(assignment):
+    """The points of the answers a person grades (an explanation in a Markdown cell)."""
+    nb = nbformat.read(COURSE / "source" / assignment / f"{ASSIGNMENTS[assignment]}.ipynb", as_version=4)
+    return sum(
+        c.metadata["nbgrader"]["points"]
+        for c in nb.cells
+        if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("grade")
+    )
+
+
+def test_some_assignment_asks_for_an_explanation_graded_by_a_person():
+    assert any(manual_points(a) for a in ASSIGNMENTS)
 
 
 def test_the_lessons_checks_run_the_programs_their_lessons_show_and_no_assignment_asks():
@@ -128,6 +147,9 @@ def test_the_lessons_checks_run_the_programs_their_lessons_show_and_no_assignmen
     from gradbook.exercises.lesson12 import JVP_PROGRAM, PASSES_PROGRAM
     from gradbook.exercises.lesson13 import NO_DIVISION_PROGRAM
     from gradbook.exercises.lesson14 import SOFTMAX_CE_PROGRAM
+    from gradbook.exercises.lesson15 import SAVED_PROGRAM
+    from gradbook.exercises.lesson16 import KINK_PROGRAM
+    from gradbook.exercises.lesson17 import LOOP_PROGRAM
 
     for program, lesson, assignment in [
         (ZEROING_PROGRAM, "01_backward_and_accumulation", "01_accumulation"),
@@ -140,6 +162,9 @@ def test_the_lessons_checks_run_the_programs_their_lessons_show_and_no_assignmen
         (PASSES_PROGRAM, "12_forward_mode_and_cost", "12_forward_mode"),
         (NO_DIVISION_PROGRAM, "13_accumulation_on_purpose", "13_accumulation"),
         (SOFTMAX_CE_PROGRAM, "14_vectorized_backward", "14_vectorized"),
+        (SAVED_PROGRAM, "15_memory", "15_memory"),
+        (KINK_PROGRAM, "16_numerical_stability", "16_stability"),
+        (LOOP_PROGRAM, "17_own_engine", "17_own_engine"),
     ]:
         for language in ("text", "zh/text"):  # the self-check's program is the one its lesson shows
             assert f"```python\n{program}```" in (ROOT / "notebooks" / language / f"{lesson}.md").read_text(), lesson
@@ -165,9 +190,41 @@ def test_student_versions_have_no_solutions_and_no_hidden_tests(course):
 
 
 def test_instructor_solutions_get_full_marks(course):
-    for assignment, (score, max_score) in scores(course, "solved").items():
-        assert max_score == 4, assignment
-        assert score == max_score, assignment
+    """Full marks for every answer the tests grade; a written explanation waits for a person."""
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        for assignment in ASSIGNMENTS:
+            sub = gb.find_submission(assignment, "solved")
+            assert sub.max_score == 4, assignment
+            assert sub.score == sub.max_score - manual_points(assignment), assignment
+            assert bool(sub.needs_manual_grade) == bool(manual_points(assignment)), assignment
+
+
+def test_a_person_grades_the_explanations_and_the_score_is_complete(course):
+    explained = [a for a in ASSIGNMENTS if manual_points(a)]
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        for assignment in explained:
+            sub = gb.find_submission(assignment, "solved")
+            waiting = [g for nb in sub.notebooks for g in nb.grades if g.needs_manual_grade]
+            assert waiting and all(g.auto_score is None for g in waiting), assignment
+            for grade in waiting:  # what formgrader's grade API does when a person gives the points
+                grade.manual_score = grade.max_score
+                grade.needs_manual_grade = False
+            gb.db.commit()
+        for assignment in explained:
+            sub = gb.find_submission(assignment, "solved")
+            assert sub.score == 4 and not sub.needs_manual_grade, assignment
+
+
+def test_the_student_version_asks_for_the_explanation_and_shows_no_model_answer(course):
+    for assignment in (a for a in ASSIGNMENTS if manual_points(a)):
+        name = ASSIGNMENTS[assignment]
+        source = nbformat.read(course / "source" / assignment / f"{name}.ipynb", as_version=4)
+        release = nbformat.read(course / "release" / assignment / f"{name}.ipynb", as_version=4)
+        for ours, theirs in zip(solution_cells(source), solution_cells(release)):
+            if ours.cell_type == "markdown":
+                assert theirs.source == "YOUR ANSWER HERE", assignment
+                released = (course / "release" / assignment / f"{name}.ipynb").read_text()
+                assert ours.source.splitlines()[0] not in released, assignment
 
 
 def test_untouched_student_version_gets_zero_without_crashing(course):

@@ -35,7 +35,9 @@ NOTEBOOKS = {
     "02_vjp": "vjp",
     "03_retain_graph": "retain_graph",
     "04_reading_the_graph": "reading_the_graph",
+    "15_memory": "memory",  # its last answer is an explanation, graded by a person
 }
+MANUAL = {"15_memory": 1.0}  # the points a person grades
 
 # ---------------------------------------------------------------- the scan, on its own
 FLAGGED = {
@@ -117,7 +119,7 @@ def test_the_scan_passes_the_real_answers_and_flags_edited_cells(tmp_path):
             if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata["nbgrader"].get("solution")
         ]
         tests[0].metadata["nbgrader"]["points"] = 100
-        tests[1].source += "\nprint('edited')"
+        tests[-2].source += "\nprint('edited')"  # (15_memory has two test cells: the last one goes)
         del student.cells[student.cells.index(tests[-1])]
         reasons = [f.reason for f in scan_notebook(student, release)]
         assert "edits nbgrader's cell metadata" in reasons and "edits a locked or test cell" in reasons
@@ -395,7 +397,8 @@ def _scores(root: Path, student: str) -> dict[str, tuple[float, float, bool]]:
 def test_the_honest_solution_gets_full_marks_and_is_not_flagged(graded):
     root, _, report, _ = graded
     scores = _scores(root, "honest")
-    assert scores == {a: (4.0, 4.0, False) for a in NOTEBOOKS}, scores
+    expected = {a: (4.0 - MANUAL.get(a, 0), 4.0, a in MANUAL) for a in NOTEBOOKS}  # the explanation waits
+    assert scores == expected, scores
     assert "/ honest /" not in report
 
 
@@ -704,7 +707,7 @@ def test_an_honest_submission_grades_without_nbgraders_checksum_warning(graded):
                     root / "submitted" / "honest_again" / assignment)  # fmt: skip
         log = grade("honest_again", assignment)
         assert "has changed" not in log, log
-    assert _scores(root, "honest_again") == {a: (4.0, 4.0, False) for a in NOTEBOOKS}
+    assert _scores(root, "honest_again") == {a: (4.0 - MANUAL.get(a, 0), 4.0, a in MANUAL) for a in NOTEBOOKS}
 
     import nbformat
 

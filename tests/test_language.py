@@ -27,7 +27,7 @@ from gradbook import language as _language
 from gradbook.exercises import CheckFailedError, NotAttemptedError
 from gradbook.exercises._zh import ZH as EXERCISES_ZH
 
-LESSONS = tuple(range(1, 15))  # every lesson: the attack table answers all their checks, and EXTRA below
+LESSONS = tuple(range(1, 18))  # every lesson: the attack table answers all their checks, and EXTRA below
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")  # Chinese characters and punctuation
 FIELD = re.compile(r"\{(\w+)\}")
 
@@ -232,6 +232,11 @@ EXTRA = {  # check: answers that reach the messages the attack table does not
     ex.check_straight_through: [lambda x: None, lambda x: x * 2, RoundBackwardRaises.apply, RoundNanGradient.apply],
     ex.check_training_loop: [loop_freezing_the_weight, loop_ending_in_nan, loop_returning_text],
     ex.check_linear_function: te.l14.EXTRA,
+    ex.check_saved_count: te.l15.EXTRA_SAVED,
+    ex.check_mask_relu: te.l15.EXTRA_MASK,
+    ex.check_xlogx: te.l16.EXTRA,
+    ex.check_loop_graph: te.l17.EXTRA_LOOP,
+    ex.check_array_sum: te.l17.EXTRA_ARRAY,
     ex.check_numerical_grad: [  # right at eps=1e-6, and not numbers at the eps the check passes next
         lambda f, inputs, eps=1e-6: te.l11.numerical_grad(f, inputs) if eps == 1e-6 else "later",
     ],

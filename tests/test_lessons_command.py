@@ -22,7 +22,7 @@ def test_the_wheel_ships_every_lesson_in_both_languages(tmp_path):
     )
     (wheel,) = tmp_path.glob("gradbook-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert len(LESSONS) == 28
+    assert len(LESSONS) == 34
     for lesson in LESSONS:
         assert f"gradbook/lessons/{lesson.as_posix()}" in names, lesson
     # one entry per lesson in a learner's folder: the text twins (notebooks/text/) stay in the repository

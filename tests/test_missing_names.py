@@ -25,6 +25,15 @@ def test_a_missing_autograd_name_is_named():
         gradbook.autograd.nonsense  # noqa: B018
 
 
+def test_a_missing_utils_name_is_named():
+    with pytest.raises(
+        NotImplementedError, match=r"gradbook has no utils.checkpoint \(torch.utils.checkpoint\)"
+    ):
+        gradbook.utils.checkpoint  # noqa: B018
+    with pytest.raises(AttributeError, match="module 'gradbook.utils' has no attribute 'nonsense'"):
+        gradbook.utils.nonsense  # noqa: B018
+
+
 def test_hasattr_still_finds_nothing():
     x = gradbook.ones(2)
     assert not hasattr(x, "kthvalue") and not hasattr(x, "values") and not hasattr(gradbook, "fft")
@@ -48,3 +57,5 @@ def test_the_lists_are_what_torch_has_and_gradbook_lacks():
     assert _missing.TORCH == module, "regenerate gradbook/_missing.py: a name was added or torch changed"
     autograd = {n for n in dir(torch.autograd) if not n.startswith("_") and n[0].islower()}
     assert _missing.AUTOGRAD == {n for n in autograd if not hasattr(gradbook.autograd, n)}
+    utils = {n for n in dir(torch.utils) if not n.startswith("_") and n[0].islower()}
+    assert _missing.UTILS == {n for n in utils if not hasattr(gradbook.utils, n)}

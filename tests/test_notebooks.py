@@ -43,8 +43,8 @@ def stdout(cell: nbformat.NotebookNode) -> str:
     return "".join(out.text for out in cell.outputs if out.output_type == "stream" and out.name == "stdout")
 
 
-def test_there_are_fourteen_numbered_lessons_each_with_its_chinese_twin():
-    assert [p.name[:3] for p in ENGLISH] == [f"{n:02d}_" for n in range(1, 15)]
+def test_there_are_seventeen_numbered_lessons_each_with_its_chinese_twin():
+    assert [p.name[:3] for p in ENGLISH] == [f"{n:02d}_" for n in range(1, 18)]
     assert [p.name for p in CHINESE] == [p.name for p in ENGLISH]
 
 
@@ -351,3 +351,33 @@ def test_lesson_10s_worked_logcosh_passes_its_check_far_out_too(lesson, capsys):
     assert "✓" in capsys.readouterr().out
     y = namespace["LogCosh"].apply(torch.tensor([1000.0, -3.0], dtype=torch.float64, requires_grad=True))
     assert y.tolist() == pytest.approx([1000 - math.log(2), math.log(math.cosh(3.0))])
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+FRAME = re.compile(r"^File (gradbook/\S+?):(\d+), in ")
+CONTEXT = re.compile(r"^(?:-*> )?\s*(\d+) (.*)$")
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: str(p.relative_to(NOTEBOOKS)))
+def test_saved_tracebacks_show_gradbooks_code_as_it_is(path):
+    """A saved error names gradbook's lines with their code: each shown line is the file's line
+    now (an engine change that moves them makes the saved traceback stale: rebuild the lesson)."""
+    for cell in read(path).cells:
+        for out in cell.get("outputs", []):
+            if out.output_type != "error":
+                continue
+            for frame in out.traceback:
+                head, *lines = ANSI.sub("", frame).split("\n")
+                found = FRAME.match(head)
+                if not found:
+                    continue
+                source = (ROOT / found.group(1)).read_text().splitlines()
+                for line in filter(None, lines):
+                    number, code = CONTEXT.match(line).groups()
+                    now, shown = source[int(number) - 1].strip(), code.strip()
+                    comment = now[len(shown) :].lstrip()  # IPython may leave a trailing comment out
+                    assert now.startswith(shown) and (now == shown or comment.startswith("#")), (
+                        found.group(1),
+                        number,
+                        code,
+                    )

@@ -277,6 +277,14 @@ CASES = {
     "element_size": lambda T: [
         (t.element_size(), t.nbytes) for t in (T.ones(2, 3), T.ones(2, dtype=T.float64), T.arange(3), T.ones(2) > 0)
     ],
+    "nelement": lambda T: (T.ones(2, 3).nelement(), T.zeros(0).nelement()),
+    "data_ptr: a view from the start shares it": lambda T: (
+        lambda w: (
+            w.t().data_ptr() == w.data_ptr(),
+            w[1:].data_ptr() - w.data_ptr(),
+            w.clone().data_ptr() == w.data_ptr(),
+        )
+    )(T.ones(3, 2)),
     "is_floating_point": lambda T: (T.is_floating_point(T.ones(1)), T.is_floating_point(T.tensor([1]))),
     # ------------------------------------------------ in-place variants
     "abs_ on a non-leaf": lambda T: (
@@ -466,11 +474,59 @@ CASES = {
     )(leaf(T, [1.0])),
     "post-accumulate hook on a non-leaf": lambda T: (leaf(T, [1.0]) * 1).register_post_accumulate_grad_hook(print),
     "post-accumulate hook without grad": lambda T: T.ones(1).register_post_accumulate_grad_hook(print),
+    # ------------------------------------------------ masks choose, they do not multiply: inf/nan upstream
+    **{
+        f"an inf or nan upstream stays out of what {name} masks out": (
+            lambda T, op=op: (
+                lambda x: (op(T, x).backward(T.tensor([float("inf"), float("nan"), 1.0])), x.grad)[1]
+            )(leaf(T, [-2.0, 0.0, 3.0]))
+        )
+        for name, op in {
+            "relu": lambda T, x: x.relu(),
+            "clamp": lambda T, x: x.clamp(-1.0, 1.0),
+            "clamp(min=)": lambda T, x: x.clamp(min=0),
+            "clamp(max=)": lambda T, x: x.clamp(max=0),
+            "hardtanh": lambda T, x: T.nn.functional.hardtanh(x),
+            "relu6": lambda T, x: T.nn.functional.relu6(x),
+            "maximum": lambda T, x: T.maximum(x, T.zeros(3)),
+            "minimum": lambda T, x: T.minimum(x, T.zeros(3)),
+            "where": lambda T, x: T.where(x > 0, x, T.zeros(3)),
+            "masked_fill": lambda T, x: x.masked_fill(x < 0, 0.0),
+            "max()": lambda T, x: x.max().expand(3),
+            "max(dim)": lambda T, x: x.reshape(1, 3).max(dim=1).values.expand(3),
+        }.items()
+    },
+    "division's gradient for other, in torch's order (no overflow in other²)": lambda T: (
+        lambda a, b: ((a / b).sum().backward(), b.grad.tolist())[1]
+    )(leaf(T, [1e-200, 1e200, 3.0], dtype=T.float64), leaf(T, [1e-200, 1e200, 7.0], dtype=T.float64)),
+    "sinc by the double where, at tiny x in float32": lambda T: (
+        lambda x: (
+            (lambda safe: T.where(x != 0, safe.sin() / safe, 1.0))(T.where(x != 0, x, 1.0)).sum().backward(),
+            x.grad.tolist(),
+        )[1]
+    )(leaf(T, [1e-30, 1e-20, 1e-3, 0.0])),
+    "sqrt after clamp at 0 and below": lambda T: (
+        lambda x: (x.clamp(min=0).sqrt().sum().backward(), x.grad)[1]
+    )(leaf(T, [-1.0, 0.0, 4.0])),
+    "the double where: +0.0 where masked": lambda T: (
+        lambda x: (T.where(x != 0, 1 / T.where(x != 0, x, 1.0), 0.0).sum().backward(), str(x.grad.tolist()))[1]
+    )(leaf(T, [0.0, 2.0])),
     # ------------------------------------------------ saved_tensors_hooks
     "saved_tensors_hooks sees what is saved": lambda T: (
         lambda x, seen: (
             (lambda y: None)(
                 _with_hooks(T, lambda t: seen.append(tuple(t.shape)) or t, lambda p: p, lambda: x * x + x.exp())
+            ),
+            seen,
+        )[1]
+    )(leaf(T, [1.0, 2.0]), []),
+    "a Python number an op saved is not packed": lambda T: (
+        lambda x, seen: (
+            _with_hooks(
+                T,
+                lambda t: seen.append(tuple(t.shape)) or t,
+                lambda p: p,
+                lambda: ((x * 2).exp() / 3 - 1.5 * x, x * T.tensor(2.0)),
             ),
             seen,
         )[1]

@@ -35,6 +35,9 @@ from . import (
     lesson12,
     lesson13,
     lesson14,
+    lesson15,
+    lesson16,
+    lesson17,
 )
 from ._checking import CheckFailedError, Exercise, NotAttemptedError
 from ._zh_docs import docstrings
@@ -52,6 +55,9 @@ from .lesson11 import check_hand_gradients, check_numerical_grad, check_tape_bac
 from .lesson12 import check_dual_exp, check_jvp_column, check_passes
 from .lesson13 import check_accumulation_step, check_grad_without_division
 from .lesson14 import check_linear_function, check_softmax_ce_grad
+from .lesson15 import check_mask_relu, check_saved_count
+from .lesson16 import check_kink_grad, check_xlogx
+from .lesson17 import check_array_sum, check_loop_graph
 
 _LESSONS = {
     1: lesson01,
@@ -68,6 +74,9 @@ _LESSONS = {
     12: lesson12,
     13: lesson13,
     14: lesson14,
+    15: lesson15,
+    16: lesson16,
+    17: lesson17,
 }
 
 # help(check_...) in the language set: the Chinese summary above the English docstring (see _zh_docs)
@@ -75,7 +84,7 @@ on_change(docstrings(e.check_answer for module in _LESSONS.values() for e in mod
 
 
 def exercises(lesson: int | None = None) -> tuple[Exercise, ...]:
-    """The exercises of one lesson (1-14), or of all lessons in order.
+    """The exercises of one lesson (1-17), or of all lessons in order.
 
     >>> [ex.name for ex in exercises(4)]
     ['graph_chain', 'leaves_with_grad']
@@ -92,6 +101,7 @@ __all__ = [
     "Exercise",
     "NotAttemptedError",
     "check_accumulation_step",
+    "check_array_sum",
     "check_backward_rule",
     "check_backward_twice",
     "check_bias_grad",
@@ -106,13 +116,17 @@ __all__ = [
     "check_hand_gradients",
     "check_jacobian",
     "check_jvp_column",
+    "check_kink_grad",
     "check_leaves_with_grad",
     "check_linear_function",
     "check_logcosh_rule",
+    "check_mask_relu",
+    "check_loop_graph",
     "check_micrograd_grad",
     "check_nth_derivative",
     "check_numerical_grad",
     "check_passes",
+    "check_saved_count",
     "check_second_derivative",
     "check_softmax_ce_grad",
     "check_straight_through",
@@ -124,6 +138,7 @@ __all__ = [
     "check_value_pow",
     "check_vjp",
     "check_weight_without_zero_grad",
+    "check_xlogx",
     "exercises",
     "graph_chain",
 ]

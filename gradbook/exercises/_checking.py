@@ -17,6 +17,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import decimal
+import functools
 import math
 import numbers
 import sys
@@ -50,6 +51,34 @@ class NotAttemptedError(_LearnerMessageError):
 
 class CheckFailedError(_LearnerMessageError):
     """The answer was attempted but is not right yet; the message says why and hints how."""
+
+
+@contextlib.contextmanager
+def _fresh_state() -> Iterator[None]:
+    """A check computes as in a fresh kernel (grad on, float32 by default) and leaves the learner's
+    grad mode, default dtype and random stream as they were."""
+    rng, dtype = gradbook.get_rng_state(), gradbook.get_default_dtype()
+    try:
+        gradbook.set_default_dtype(gradbook.float32)
+        with gradbook.enable_grad():
+            yield
+    finally:
+        gradbook.set_default_dtype(dtype)
+        gradbook.set_rng_state(rng)
+
+
+def learner_check(check: Callable[[Any], None]) -> Callable[[Any], None]:
+    """Run a ``check_...`` as in a fresh kernel: one called inside ``no_grad()``, after
+    ``set_default_dtype(float64)`` or between two ``randn`` calls neither decides differently nor
+    changes what the learner's next line computes."""
+
+    @functools.wraps(check)
+    def run(answer: Any) -> None:
+        guard()  # first: the state below is read and restored with the tools as imported
+        with _fresh_state():
+            return check(answer)
+
+    return run
 
 
 def fail(expected: str, got: str, hint: str) -> CheckFailedError:
@@ -125,7 +154,9 @@ def call_student(fn: Callable[..., Any], what: str, *args: Any) -> Any:
     try:
         with quiet():
             return fn(*args)
-    except NotImplementedError:
+    except NotImplementedError as err:
+        if isinstance(err, AttributeError):  # gradbook lacks a torch name the code used: not a stub
+            raise crashed(what, err) from None
         raise not_attempted(what) from None
     except AssertionError:
         raise

@@ -13,6 +13,9 @@ from ._zh_11 import ZH_11
 from ._zh_12 import ZH_12
 from ._zh_13 import ZH_13
 from ._zh_14 import ZH_14
+from ._zh_15 import ZH_15
+from ._zh_16 import ZH_16
+from ._zh_17 import ZH_17
 
 ZH: dict[str, str] = prepare({
     # ---- _checking: the three parts of every message, and what every check shares
@@ -242,4 +245,7 @@ ZH.update(ZH_11)
 ZH.update(ZH_12)
 ZH.update(ZH_13)
 ZH.update(ZH_14)
+ZH.update(ZH_15)
+ZH.update(ZH_16)
+ZH.update(ZH_17)
 prepare(ZH)

@@ -173,6 +173,38 @@ DOCS: dict[str, str] = {
         "x 是 (N, in)，weight 是 (out, in)，bias 是 (out,)；它的 ``backward(ctx, grad_output)`` 返回三个梯度。\n"
         "检查会在你看不到的 float64 张量上运行它，把输出和每个梯度与 gradbook 的 autograd 比较，并要求输出的节点是你的 Function 的。"
     ),
+    # ---- lesson 17
+    "check_loop_graph": (
+        "数一数下面英文原文中程序里 y 的计算图有几个 ``MulBackward0`` 节点，并预测 ``x.grad``。\n"
+        '给出一个字典 ``{"mul_nodes": 整数, "x_grad": 两个数的列表}``。循环运行几次由输入决定，计算图只记录运行过的乘法。'
+    ),
+    "check_array_sum": (
+        "检查课程里 ``ArrayValue`` 类的 ``sum(axis)`` 的反向传播规则：``x.sum()`` 把所有元素加起来，\n"
+        "``x.sum(axis)`` 沿一维求和（x 可以有任意多维，axis 也可以像 NumPy 里那样是负数），每个元素的梯度就是它所在的那个和的\n"
+        "``out.grad``。检查会在你看不到的数组上，\n"
+        "用你的类（``ArrayValue(array)``、``+``、``*``、``@``、``tanh``、``mean``、``sum``、``.backward()``、``.grad``）构造表达式，\n"
+        "并把每个梯度与 gradbook 的结果比较。"
+    ),
+    # ---- lesson 15
+    "check_saved_count": (
+        "数一数下面英文原文中的程序为反向传播保存了多少个张量、共多少字节，用字典 ``{\"tensors\": ..., \"bytes\": ...}`` 作答：\n"
+        "节点只保存需要的梯度的规则所读取的东西。"
+    ),
+    "check_mask_relu": (
+        "检查一个保存布尔掩码（每个数 1 字节）而不是 float32 张量（每个数 4 字节）的 ReLU ``autograd.Function``：\n"
+        "``apply(x)`` 等于 ``x.relu()``，它的 backward 在 x 为正处传递梯度。检查会在你看不到的 float32 输入（其中有 0）上运行它，\n"
+        "用 ``saved_tensors_hooks`` 数保存的字节数，并把梯度与 ``relu`` 的比较。"
+    ),
+    # ---- lesson 16
+    "check_kink_grad": (
+        "预测下面英文原文中程序结束时的 ``x.grad``（四个数的列表），在每个不可导点处都按 torch 定义的梯度：\n"
+        "clamp 在边界上传递梯度，relu'(0) = 0，sign(0) = 0：这些是每个运算自己的约定，常常是某一侧的斜率，有时两侧都不是。"
+    ),
+    "check_xlogx": (
+        "检查 ``xlogx(x)``：逐元素计算，x > 0 处为 x · log x，x ≤ 0 处为 0，而且梯度处处有限：x > 0 处为 log x + 1，\n"
+        "x ≤ 0 处为 0。检查会在你看不到的 float64 和 float32 张量上（负数、0、极小的正数、10³⁰）调用它，\n"
+        "带着上游梯度做反向传播，并把值和 x.grad 与解析式比较。"
+    ),
 }
 
 

@@ -27,6 +27,7 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    learner_check,
     not_attempted,
     passed,
     run_program,
@@ -43,6 +44,7 @@ x.grad.zero_()
 """
 
 
+@learner_check
 def check_grad_after_zeroing(answer: Any) -> None:
     """Predict ``x.grad`` at the end of this program, without running it::
 
@@ -73,6 +75,7 @@ def check_grad_after_zeroing(answer: Any) -> None:
     passed("Right: zero_() cleared the first three calls, then the next two accumulated again.")
 
 
+@learner_check
 def check_grad_after_three_calls(answer: Any) -> None:
     """Predict ``x.grad`` after three backward calls on a fresh graph each time, the seed program
     at x = 3 (the lesson runs it at x = 2)::
@@ -131,6 +134,7 @@ def _hidden_problem() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return rng.normal(size=3), rng.normal(size=(8, 3)), rng.normal(size=8)
 
 
+@learner_check
 def check_training_step(step: Any) -> None:
     """Check a training step ``step(w, x, y, lr)`` that updates ``w`` in place.
 

@@ -19,13 +19,22 @@ import numpy as np
 
 import gradbook
 
-from ._checking import Exercise, as_numbers, close, fail, guard, passed
+from ._checking import (
+    Exercise,
+    as_numbers,
+    close,
+    fail,
+    guard,
+    learner_check,
+    passed,
+)
 from ._functions import Rule, check_function_rule
 
 _X = (1.0, 2.0, 3.0)
 _V = (1.0, 0.5, -2.0)
 
 
+@learner_check
 def check_vjp(answer: Any) -> None:
     """Predict ``x.grad`` after a backward with a vector seed v::
 
@@ -70,6 +79,7 @@ def _jacobian_problem(x: gradbook.Tensor) -> gradbook.Tensor:
     return gradbook.stack([x0 * x1, x0 + x1, x1 * x1])
 
 
+@learner_check
 def check_jacobian(answer: Any) -> None:
     """Give the Jacobian J = ∂y/∂x of y = (x₀·x₁, x₀ + x₁, x₁²) at x = (2, 3), as a 3 × 2 array.
 
@@ -114,6 +124,7 @@ XSINX = Rule(
 )
 
 
+@learner_check
 def check_backward_rule(function: Any) -> None:
     """Check a custom ``autograd.Function`` computing f(x) = x · sin(x), elementwise.
 

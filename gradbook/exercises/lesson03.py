@@ -22,9 +22,22 @@ import numpy as np
 
 import gradbook
 
-from ._checking import Exercise, as_numbers, close, crashed, fail, guard, is_stub, not_attempted, passed, quiet
+from ._checking import (
+    Exercise,
+    as_numbers,
+    close,
+    crashed,
+    fail,
+    guard,
+    is_stub,
+    learner_check,
+    not_attempted,
+    passed,
+    quiet,
+)
 
 
+@learner_check
 def check_grad_after_retain(answer: Any) -> None:
     """Predict ``x.grad`` at the end of this program (it runs without errors)::
 
@@ -66,6 +79,7 @@ def _hidden_output() -> tuple[gradbook.Tensor, gradbook.Tensor]:
     return x, (x.sin() * x).sum()
 
 
+@learner_check
 def check_backward_twice(backward_twice: Any) -> None:
     """Check ``backward_twice(y)``: it must call ``y.backward()`` twice on the same graph.
 

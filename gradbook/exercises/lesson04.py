@@ -32,6 +32,7 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    learner_check,
     not_attempted,
     passed,
     quiet,
@@ -63,6 +64,7 @@ def graph_chain(root: gradbook.Tensor) -> list[str]:
     return names[::-1]
 
 
+@learner_check
 def check_graph_chain(build: Any) -> None:
     """Check ``build(x)``: it must return a tensor whose graph, from the leaf x to the result, is
     exactly the chain AccumulateGrad → ExpBackward0 → MulBackward0 → SumBackward0.
@@ -181,6 +183,7 @@ def _names(answer: Any) -> set[str]:
     return names
 
 
+@learner_check
 def check_leaves_with_grad(answer: Any) -> None:
     """Which of a, b, c, d, f have a ``.grad`` after this program? Answer with a set of names::
 

@@ -31,6 +31,7 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    learner_check,
     not_attempted,
     passed,
     quiet,
@@ -57,6 +58,7 @@ def _second_derivative_program() -> dict[str, float]:
     return {"dy": float(scope["dy"].detach().item()), "d2y": float(scope["d2y"].item()), "d3y": float(d3y.item())}
 
 
+@learner_check
 def check_second_derivative(answer: Any) -> None:
     """Predict ``d2y`` at the end of this program, without running it::
 
@@ -158,6 +160,7 @@ def _call(nth_derivative: Callable[..., Any], f: Callable[..., Any], point: floa
     return out
 
 
+@learner_check
 def check_nth_derivative(nth_derivative: Any) -> None:
     """Check ``nth_derivative(f, x, n)``: the n-th derivative of f at the point x (n ≥ 1).
 

@@ -30,6 +30,7 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    learner_check,
     not_attempted,
     passed,
     quiet,
@@ -53,6 +54,7 @@ def _grad_of(program: str) -> float:
     return float(run_program(program)["x"].grad.item())
 
 
+@learner_check
 def check_grad_through_detach(answer: Any) -> None:
     """Predict ``x.grad`` at the end of this program, without running it::
 
@@ -98,6 +100,7 @@ def _hidden_input() -> np.ndarray:
     return np.round(values) + np.clip(values - np.round(values), -0.4, 0.4)  # away from the halves
 
 
+@learner_check
 def check_straight_through(round_ste: Any) -> None:
     """Check ``round_ste(x)``: values of ``x.round()``, gradient of the identity.
 

@@ -33,6 +33,7 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    learner_check,
     linear_model,
     linear_parameters,
     not_attempted,
@@ -56,6 +57,7 @@ def _weight_after(program: str) -> float:
     return float(run_program(program)["w"].detach().item())
 
 
+@learner_check
 def check_weight_without_zero_grad(answer: Any) -> None:
     """Predict ``w`` at the end of this program, without running it (there is no ``zero_grad()``)::
 
@@ -144,6 +146,7 @@ def _losses(answer: Any) -> np.ndarray:
     return np.array([as_numbers(item, (), "each loss") for item in answer], dtype=np.float64)
 
 
+@learner_check
 def check_training_loop(training_loop: Any) -> None:
     """Check ``training_loop(model, optimizer, loss_fn, inputs, targets, steps)``.
 

@@ -28,6 +28,7 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    learner_check,
     not_attempted,
     passed,
     run_program,
@@ -97,6 +98,7 @@ def _run(program: str, **names: Any) -> float:
     return float(grad.item() if isinstance(grad, gradbook.Tensor) else grad)
 
 
+@learner_check
 def check_micrograd_grad(answer: Any) -> None:
     """Predict micrograd's ``a.grad`` after this program (``Value`` is lesson 08's engine)::
 
@@ -127,6 +129,7 @@ def check_micrograd_grad(answer: Any) -> None:
     passed("Right: micrograd's inner node c passed its growing total to a on every call.")
 
 
+@learner_check
 def check_torch_grad(answer: Any) -> None:
     """Predict torch's ``a.grad`` after this program::
 
@@ -172,6 +175,7 @@ _EXPRESSIONS = (
 )
 
 
+@learner_check
 def check_value_pow(value_class: Any) -> None:
     """Check the power rule of a micrograd ``Value`` class: ``(x ** k).backward()`` must give
     ``x.grad`` = k·xᵏ⁻¹, also where x is used more than once. The check builds expressions with

@@ -28,6 +28,7 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    learner_check,
     not_attempted,
     passed,
     run_program,
@@ -44,6 +45,7 @@ loss.backward()
 """
 
 
+@learner_check
 def check_bias_grad(answer: Any) -> None:
     """Predict ``b.grad`` (two numbers) after this program::
 
@@ -102,6 +104,7 @@ _CASES = (
 )
 
 
+@learner_check
 def check_unbroadcast(unbroadcast: Any) -> None:
     """Check ``unbroadcast(grad, shape)``: ``grad`` summed back to ``shape``, a shape that
     broadcasts to ``grad.shape``, as the gradient of a tensor of that shape broadcast up to it.

@@ -18,7 +18,17 @@ import numpy as np
 
 import gradbook
 
-from ._checking import Exercise, describe, fail, guard, is_stub, not_attempted, passed, quiet
+from ._checking import (
+    Exercise,
+    describe,
+    fail,
+    guard,
+    is_stub,
+    learner_check,
+    not_attempted,
+    passed,
+    quiet,
+)
 from ._functions import Rule, check_function_rule
 
 
@@ -45,6 +55,7 @@ LOGCOSH = Rule(
 )
 
 
+@learner_check
 def check_logcosh_rule(function: Any) -> None:
     """Check a custom ``autograd.Function`` computing f(x) = log(cosh(x)), elementwise, whose
     ``backward(ctx, grad_output)`` returns grad_output · f'(x), using what ``forward`` saved with
@@ -71,6 +82,7 @@ def check_logcosh_rule(function: Any) -> None:
     check_function_rule(function, LOGCOSH)
 
 
+@learner_check
 def check_gradcheck_verdict(answer: Any) -> None:
     """Predict what ``gradcheck(..., raise_exception=False)`` returns for a Function whose backward
     forgot to multiply by ``grad_output`` (it returns f'(x) alone), on a vector input of 3

@@ -28,6 +28,7 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    learner_check,
     named_answers,
     not_attempted,
     passed,
@@ -59,6 +60,7 @@ _DERIVE_HINTS = {
 }
 
 
+@learner_check
 def check_hand_gradients(answer: Any) -> None:
     """Derive by hand, node by node, the gradients of g in this program::
 
@@ -113,6 +115,7 @@ _FUNCTIONS: tuple[tuple[str, Callable[..., float], tuple[float, ...], Callable[.
 )
 
 
+@learner_check
 def check_numerical_grad(numerical_grad: Any) -> None:
     """Check ``numerical_grad(f, inputs, eps=1e-6)``: the partial derivatives of ``f(*inputs)``
     (a function of plain floats returning a float) by central differences,
@@ -216,6 +219,7 @@ def _tape_programs() -> list[tuple[str, list, _Var, dict[str, _Var], dict[str, f
     return cases
 
 
+@learner_check
 def check_tape_backward(backward: Any) -> None:
     """Check ``backward(tape, out)`` for lesson 11's tape: ``tape`` lists every ``Var`` in the
     order it was made, each with ``.value`` and ``.inputs`` (pairs of an input Var and the local

@@ -28,6 +28,7 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    learner_check,
     named_answers,
     not_attempted,
     passed,
@@ -64,6 +65,7 @@ def _products(program: str) -> tuple[np.ndarray, np.ndarray]:
     return jv.numpy().astype(np.float64), vj.numpy().astype(np.float64)
 
 
+@learner_check
 def check_jvp_column(answer: Any) -> None:
     """Work out by hand J·v, the Jacobian of h at x times v, in this program::
 
@@ -111,6 +113,7 @@ def _push(dual_class: type, expression: Any, start: float, tangent: float) -> tu
     return out.value, out.tangent
 
 
+@learner_check
 def check_dual_exp(dual_class: Any) -> None:
     """Check the ``exp`` of lesson 12's ``Dual`` class: ``Dual(a, a').exp()`` must be the dual
     number of e^(a + a'ε), worked out with ε² = 0. The check pushes tangents through expressions
@@ -158,6 +161,7 @@ def _sizes(program: str) -> tuple[int, int]:
         return n, scope["f"](gradbook.zeros(n)).numel()
 
 
+@learner_check
 def check_passes(answer: Any) -> None:
     """How many passes does the full Jacobian of f take: forward-mode passes (one J·v each), and
     backward passes in reverse mode (one vᵀJ each, after one forward pass)? f is::

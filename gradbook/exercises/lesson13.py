@@ -29,6 +29,7 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    learner_check,
     linear_model,
     linear_parameters,
     not_attempted,
@@ -51,6 +52,7 @@ def _grad(program: str) -> float:
     return float(run_program(program)["w"].grad.item())
 
 
+@learner_check
 def check_grad_without_division(answer: Any) -> None:
     """Predict ``w.grad`` at the end of this program, without running it::
 
@@ -109,6 +111,7 @@ def _model() -> tuple[nn.Linear, list[tuple[gradbook.Tensor, gradbook.Tensor]]]:
     return model, list(zip(x.split(len(inputs) // MICRO), t.split(len(inputs) // MICRO)))
 
 
+@learner_check
 def check_accumulation_step(accumulation_step: Any) -> None:
     """Check ``accumulation_step(model, optimizer, loss_fn, batches)``: one optimizer step on the
     gradient of the whole batch, got from ``batches``, a list of k equal (inputs, targets)

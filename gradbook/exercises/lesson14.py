@@ -27,6 +27,7 @@ from ._checking import (
     fail,
     guard,
     is_stub,
+    learner_check,
     not_attempted,
     passed,
     run_program,
@@ -52,6 +53,7 @@ def _ce(program: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return z.grad.numpy().astype(np.float64), z.detach().softmax(dim=1).numpy().astype(np.float64), onehot
 
 
+@learner_check
 def check_softmax_ce_grad(answer: Any) -> None:
     """Work out ``z.grad`` by hand (a 2 × 3 nested list) for this program::
 
@@ -87,6 +89,7 @@ def _hidden_linear() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return rng.normal(size=(4, 3)), rng.normal(size=(2, 3)), rng.normal(size=(2,)), rng.normal(size=(4, 2))
 
 
+@learner_check
 def check_linear_function(function: Any) -> None:
     """Check an ``autograd.Function`` for ``nn.Linear``'s op, ``apply(x, weight, bias)`` =
     x @ weightᵀ + bias for x of shape (N, in), weight (out, in) and bias (out,), whose

@@ -25,6 +25,7 @@ from ..ops import (
     _is_tensor,
     _mean,
     _scatter,
+    _select,
     _sigmoid,
     _sum,
     _where,
@@ -172,7 +173,7 @@ class HardtanhBackward0(Op):
     forward = staticmethod(lambda a, min_val, max_val: np.clip(a, min_val, max_val).astype(a.dtype))
     rules = {
         "∂out/∂self = 1 strictly inside (min_val, max_val), else 0": (
-            lambda n, g, self: g * _constant((_array(self) > n.min_val) & (_array(self) < n.max_val), g)
+            lambda n, g, self: _select(g, (_array(self) > n.min_val) & (_array(self) < n.max_val))
         ),
     }
 
