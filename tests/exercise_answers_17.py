@@ -287,6 +287,13 @@ def _positive_axis(self, out, axis):
         _add(self, out.grad.reshape(shape[:axis] + (1,) + shape[axis + 1 :]))
 
 
+def _negative_axis_offset(self, out, axis):
+    # a negative axis counted from the sum's shape, not x's: -1 becomes the wrong axis, and the
+    # gradient does not broadcast back (found by an independent read of lesson 17)
+    grad = out.grad if axis is None else np.expand_dims(out.grad, axis + out.grad.ndim if axis < 0 else axis)
+    _add(self, grad)
+
+
 def _stub(self, out, axis):
     raise NotImplementedError()
 
@@ -308,6 +315,7 @@ MeanRuleSum = _with_sum("MeanRuleSum", _mean_rule)
 OtherAxisSum = _with_sum("OtherAxisSum", _other_axis)
 RowOrColumnSum = _with_sum("RowOrColumnSum", _row_or_column)
 PositiveAxisSum = _with_sum("PositiveAxisSum", _positive_axis)
+NegativeAxisOffsetSum = _with_sum("NegativeAxisOffsetSum", _negative_axis_offset)
 StubSum = _with_sum("StubSum", _stub)
 CrashingSum = _with_sum("CrashingSum", _crash)
 NanSum = _with_sum("NanSum", _nan)
@@ -337,6 +345,7 @@ ARRAY_WRONG = [
     OtherAxisSum,
     RowOrColumnSum,
     PositiveAxisSum,
+    NegativeAxisOffsetSum,
     StubSum,
     CrashingSum,
     NanSum,

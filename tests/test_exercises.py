@@ -292,6 +292,10 @@ def message(check, answer):
     return text
 
 
+def test_a_negative_axis_counted_from_the_sums_shape_gets_the_negative_axis_hint():
+    assert "axis may be negative" in message(ex.check_array_sum, l17.NegativeAxisOffsetSum)
+
+
 def test_one_call_instead_of_three_is_told_that_gradients_accumulate():
     assert "adds its gradient" in message(ex.check_grad_after_three_calls, 6.0)
 

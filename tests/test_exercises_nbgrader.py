@@ -2,8 +2,9 @@
 
 Generate every assignment, autograde three submissions of each (the instructor's solutions, the
 untouched student version, and a partly solved one), read the scores from nbgrader's gradebook,
-and generate feedback. Everything runs in a temporary directory, with Jupyter's and IPython's
-config, data and runtime directories there too, so nothing reads or writes the user's home.
+and generate feedback; for the English course and for the Chinese one (docs/course/zh/).
+Everything runs in a temporary directory, with Jupyter's and IPython's config, data and runtime
+directories there too, so nothing reads or writes the user's home.
 """
 
 import json
@@ -23,6 +24,7 @@ from nbgrader.api import Gradebook  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "docs" / "course"
+COURSES = {"en": COURSE, "zh": COURSE / "zh"}  # the Chinese course: the same assignments, in Chinese
 # every assignment the course's text sources define: {assignment: notebook name}
 ASSIGNMENTS = {p.parent.name: p.stem for p in sorted((COURSE / "text").glob("*/*.md"))}
 GENERATED = ("release", "submitted", "autograded", "feedback", "exchange", "gradebook.db")
@@ -61,12 +63,14 @@ def partly_solved(source, release):
     return nb
 
 
-@pytest.fixture(scope="module")
-def course(tmp_path_factory):
+@pytest.fixture(scope="module", params=list(COURSES))
+def course(request, tmp_path_factory):
     """The course after generate, three submissions per assignment, autograde and feedback."""
     tmp = tmp_path_factory.mktemp("nbgrader")
-    root = tmp / "course"
-    shutil.copytree(COURSE, root, ignore=shutil.ignore_patterns(*GENERATED, "__pycache__", ".ipynb_checkpoints"))
+    # the whole of docs/course: the Chinese course's config reads the English one beside it
+    ignore = shutil.ignore_patterns(*GENERATED, "__pycache__", ".ipynb_checkpoints")
+    shutil.copytree(COURSE, tmp / "course", ignore=ignore)
+    root = tmp / "course" / COURSES[request.param].relative_to(COURSE)
     env = dict(os.environ)
     for name in ("HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
         env[name] = str(tmp / name.lower())
@@ -103,9 +107,22 @@ def scores(root, student):
 def test_the_course_is_kept_as_text_and_its_notebooks_are_up_to_date():
     done = subprocess.run([sys.executable, str(COURSE / "build.py"), "--check"], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
-    notebooks = {p.parent.name: p.stem for p in (COURSE / "source").glob("*/*.ipynb")}
-    assert notebooks == ASSIGNMENTS, "every instructor notebook has its text source, and the other way round"
-    assert not list((COURSE / "source").glob("*/*.md")), "nbgrader would copy a text source, solutions and all"
+    for course in COURSES.values():
+        notebooks = {p.parent.name: p.stem for p in (course / "source").glob("*/*.ipynb")}
+        assert notebooks == ASSIGNMENTS, "every instructor notebook has its text source, and the other way round"
+        assert not list((course / "source").glob("*/*.md")), "nbgrader would copy a text source, solutions and all"
+
+
+def test_the_chinese_course_is_a_course_of_its_own():
+    """nbgrader reads docs/course/zh/nbgrader_config.py: its own course id, gradebook and exchange."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(COURSES["zh"])).load_config()
+    assert config.CourseDirectory.course_id == "gradbook-autograd-zh"
+    assert config.CourseDirectory.root == str(COURSES["zh"])
+    assert config.CourseDirectory.db_url == f"sqlite:///{COURSES['zh'] / 'gradebook.db'}"
+    assert config.Exchange.root == str(COURSES["zh"] / "exchange")
+    assert config.ExecutePreprocessor.timeout == 60  # and the English course's settings
 
 
 def test_the_course_has_one_assignment_of_four_or_more_points_per_lesson():

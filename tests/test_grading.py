@@ -101,6 +101,20 @@ def _answer_cells(nb):
     return [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
 
 
+@pytest.mark.parametrize("source", sorted(COURSE.glob("**/source/*/*.ipynb")), ids=lambda p: str(p.relative_to(COURSE)))
+def test_the_scan_passes_every_real_answer_of_both_courses(source):
+    """No honest answer of any assignment, English or Chinese, is flagged (a false alarm zeroes it)."""
+    import copy
+
+    import nbformat
+
+    student = nbformat.read(source, as_version=4)
+    release = copy.deepcopy(student)
+    for cell in _answer_cells(student):
+        cell.source = _solution(cell.source)
+    assert scan_notebook(student, release) == []
+
+
 def test_the_scan_passes_the_real_answers_and_flags_edited_cells(tmp_path):
     import copy
 
@@ -718,3 +732,100 @@ def test_an_honest_submission_grades_without_nbgraders_checksum_warning(graded):
     nbformat.write(nb, root / "submitted" / "honest_edited" / "01_accumulation" / "accumulation.ipynb")
     log = grade("honest_edited", "01_accumulation")
     assert log.count("has changed") == 1 and "'checksum' for cell after_zeroing_tests has changed" in log, log
+
+
+def test_the_chinese_course_grades_honest_work_in_the_sandbox(tmp_path):
+    """docs/course/zh through gradbook-grade: scanned, sandboxed, judged outside; the honest answers
+    get the English course's marks (a person still grades the explanation)."""
+    nbformat = pytest.importorskip("nbformat")
+    pytest.importorskip("nbgrader")
+    from gradbook.grading.cli import bwrap_problem
+
+    if bwrap_problem():
+        pytest.skip(f"no sandbox here: {bwrap_problem()}")
+    shutil.copytree(COURSE, tmp_path / "course", ignore=shutil.ignore_patterns(
+        "release", "submitted", "autograded", "feedback", "gradebook.db", "__pycache__"))  # fmt: skip
+    root = tmp_path / "course" / "zh"  # its config reads the English one beside it
+    env = {**os.environ, **{name: str(tmp_path / name.lower()) for name in (
+        "HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")}}  # fmt: skip
+    env.pop("JUPYTER_PATH", None)
+
+    def run(*args, tool="nbgrader"):
+        command = [sys.executable, "-m", "nbgrader" if tool == "nbgrader" else "gradbook.grading.cli"]
+        done = subprocess.run([*command, *args], cwd=root, env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, f"{' '.join(args)}:\n{done.stdout}\n{done.stderr}"
+        return done.stdout
+
+    run("generate_assignment", "*", "--force")
+    for assignment, name in NOTEBOOKS.items():
+        release = nbformat.read(root / "release" / assignment / f"{name}.ipynb", as_version=4)
+        source = nbformat.read(root / "source" / assignment / f"{name}.ipynb", as_version=4)
+        assert 'torch.set_language("zh")' in release.cells[[c.cell_type for c in release.cells].index("code")].source
+        for theirs, ours in zip(_answer_cells(release), _answer_cells(source)):
+            theirs.source = _solution(ours.source)
+        path = root / "submitted" / "honest" / assignment / f"{name}.ipynb"
+        path.parent.mkdir(parents=True)
+        nbformat.write(release, path)
+        run("autograde", assignment, "--", "--create", "--force", tool="gradbook")
+    assert _scores(root, "honest") == {a: (4.0 - MANUAL.get(a, 0), 4.0, a in MANUAL) for a in NOTEBOOKS}
+    assert run("report", tool="gradbook").strip() == "no flagged submissions"
+
+
+# Wrong answers that an independent reviewer found passing, each with the grade id of its answer
+# cell and of the test cell that must refuse it (the notebook's other answers stay the instructor's).
+WRONG_ANSWERS = {
+    "08 Value.__mul__ that forgets out.grad": (
+        "08_micrograd",
+        "mul_rule_answer",
+        "mul_rule_tests",
+        lambda source: source.replace("self.grad += other.data * out.grad", "self.grad += other.data").replace(
+            "other.grad += self.data * out.grad", "other.grad += self.data"
+        ),
+    ),
+    "09 unbroadcast with sum_to_size": (
+        "09_broadcasting",
+        "unbroadcast_answer",
+        "unbroadcast_tests",
+        lambda source: "def unbroadcast(grad, shape):\n    return grad.sum_to_size(shape)\n",
+    ),
+    "13 clipped_step without zero_grad": (
+        "13_accumulation",
+        "clipped_answer",
+        "clipped_tests",
+        lambda source: source.replace("    optimizer.zero_grad()\n", ""),
+    ),
+}
+
+
+def _graded_in_process(path: Path, answers: dict) -> dict[str, tuple | None]:
+    """Run an instructor notebook in this process with some answer cells replaced: every cell in
+    order, each test cell's probe after its visible part, then its judge on the encoded values.
+    {test grade id: judge's verdict (None: passed)}."""
+    import nbformat
+
+    namespace: dict = {"__name__": "__main__"}
+    verdicts = {}
+    for cell in nbformat.read(path, as_version=4).cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type != "code":
+            continue
+        source = answers.get(meta.get("grade_id"), lambda s: s)(cell.source)
+        visible, probe, judge_source = split(source)
+        exec(compile(_solution(visible), str(path), "exec"), namespace)
+        if probe is not None:
+            try:
+                exec(compile(probe, "<probe>", "exec"), namespace)
+                result = {"ok": True, "values": encode(namespace["probe"])}
+            except Exception as err:  # noqa: BLE001  (the answer's error is the verdict)
+                result = {"ok": False, "error": f"{type(err).__name__}: {err}"}
+            verdicts[meta["grade_id"]] = judge(judge_source, result)
+    return verdicts
+
+
+@pytest.mark.parametrize("name", list(WRONG_ANSWERS))
+@pytest.mark.parametrize("language", ["", "zh/"])
+def test_a_wrong_answer_a_reviewer_found_is_refused(name, language):
+    assignment, answer_id, test_id, wrong = WRONG_ANSWERS[name]
+    (path,) = COURSE.glob(f"{language}source/{assignment}/*.ipynb")
+    assert _graded_in_process(path, {})[test_id] is None, "the instructor's answer passes"
+    assert _graded_in_process(path, {answer_id: wrong})[test_id] is not None, "the wrong answer is refused"

@@ -844,7 +844,7 @@ def test_widgets_speak_english_by_default():
     assert player.current_ledger == (
         '<div class="gradbook-ledger" style="font-size:12px"><b>before backward()</b><p>The output receives the '
         "gradient <code>1.</code> (<code>gradient=</code>, or 1 for a scalar). Each step runs one node: "
-        "<b>local × upstream = contribution</b> for each of its inputs.</p></div>"
+        "<b>upstream × local = contribution</b> for each of its inputs.</p></div>"
     )
     view = widgets.GraphView(x * x)
     assert [box.description for box in view.show.values()] == ["data", "grad", "shape", "names"]

@@ -18,7 +18,7 @@ def test_seed_example_1_recorded_call_by_call():
         mul, acc = rec.steps
         assert (mul.name, acc.name) == ("MulBackward0", "AccumulateGrad")
         assert mul.upstream == 1.0
-        # local × upstream = contribution: ∂(x·x)/∂self = other = 2, and the same for the other slot
+        # upstream × local = contribution: ∂(x·x)/∂self = other = 2, and the same for the other slot
         assert [(e.rule, float(e.contribution)) for e in mul.edges] == [
             ("∂out/∂self = other", 2.0),
             ("∂out/∂other = self", 2.0),

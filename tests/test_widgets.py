@@ -187,7 +187,7 @@ def test_backward_player_steps_through_the_chain_rule():
         assert steps[i - 1].name in player.current_ledger
         seen.append(key)
     assert len(set(seen)) == len(seen)
-    # the ledger shows local × upstream at the MulBackward0 step, and the leaf's .grad at the end
+    # the ledger shows upstream × local at the MulBackward0 step, and the leaf's .grad at the end
     mul = next(i for i, s in enumerate(steps) if s.name == "MulBackward0")
     player.go(mul + 1)
     assert "∂out/∂self = other = 3." in player.current_ledger  # 3 * x: the rule, and its value here

@@ -6,9 +6,14 @@ and the graded cells with their nbgrader metadata in each cell's header (``grade
 ``solution``, ``locked``), solutions between ``### BEGIN SOLUTION`` and ``### END SOLUTION``,
 hidden tests between ``### BEGIN HIDDEN TESTS`` and ``### END HIDDEN TESTS``. Edit the text, then
 
-    python3 docs/course/build.py            # write source/<assignment>/<name>.ipynb
+    python3 docs/course/build.py            # write source/<assignment>/<name>.ipynb (and zh/source/)
     python3 docs/course/build.py --check    # exit 1 if a notebook is out of date with its text
     cd docs/course && nbgrader generate_assignment "*" --force
+
+The Chinese course is a course of its own, ``zh/`` (its own ``nbgrader_config.py``, gradebook and
+exchange): ``zh/text/<assignment>/<name>.md`` is the Chinese twin of the English text, the same
+code with the prose, the comments and the messages a student reads in Chinese, written to
+``zh/source/``.
 
 The notebooks under ``source/`` are what nbgrader reads; they are written only from the text (with
 fixed cell ids and metadata, so a rebuild with no change rewrites nothing). Student versions are
@@ -26,6 +31,7 @@ import jupytext
 import nbformat
 
 HERE = Path(__file__).resolve().parent
+COURSES = (HERE, HERE / "zh")  # the English course, and the Chinese one
 METADATA = {
     "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
     "language_info": {"name": "python"},
@@ -33,13 +39,14 @@ METADATA = {
 
 
 def texts() -> list[Path]:
-    """The assignments' text sources, in order."""
-    return sorted((HERE / "text").glob("*/*.md"))
+    """The assignments' text sources of both courses, in order."""
+    return [text for course in COURSES for text in sorted((course / "text").glob("*/*.md"))]
 
 
-def target(text: Path, root: Path = HERE) -> Path:
-    """Where the instructor notebook of ``text`` goes: ``source/<assignment>/<name>.ipynb``."""
-    return root / "source" / text.parent.name / text.with_suffix(".ipynb").name
+def target(text: Path) -> Path:
+    """Where the instructor notebook of ``text`` goes: ``source/<assignment>/<name>.ipynb`` of
+    the course whose ``text/`` holds it."""
+    return text.parent.parent.parent / "source" / text.parent.name / text.with_suffix(".ipynb").name
 
 
 def notebook(text: Path) -> str:

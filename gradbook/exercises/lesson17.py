@@ -230,10 +230,10 @@ def check_array_sum(value_class: Any) -> None:
             raise
         except Exception as err:  # the learner's code may fail in any way: say how, and where
             got = f"it raised {type(err).__name__}: {err}"
-            if "broadcast" in str(err):  # a gradient of the sum's shape, added into x's
-                raise fail(f"{text}.backward() to run", got, _AXIS) from None
             if hint is _NEGATIVE:  # a rule that reads axis as a position counted from the front
                 raise fail(f"{text}.backward() to run", got, _NEGATIVE) from None
+            if "broadcast" in str(err):  # a gradient of the sum's shape, added into x's
+                raise fail(f"{text}.backward() to run", got, _AXIS) from None
             raise crashed(f"your ArrayValue on {text}", err) from None
         tensors = [gradbook.tensor(a, dtype=gradbook.float64, requires_grad=True) for a in arrays]
         reference = expression(*tensors)

@@ -22,7 +22,7 @@ from .model import GraphModel, is_leaf_node, node_names, saved_state, tensor_nam
 
 @dataclass(frozen=True)
 class EdgeFlow:
-    """What a node sent along one input edge: ``local × upstream = contribution``."""
+    """What a node sent along one input edge: ``upstream × local = contribution``."""
 
     slot: int  # the position in next_functions
     target: str | None  # the key of the input's node; None for a constant

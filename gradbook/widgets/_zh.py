@@ -39,9 +39,9 @@ ZH: dict[str, str] = prepare({
     # ---- BackwardPlayer: the chain-rule ledger
     "constant": "常量",
     "<p>The output receives the gradient <code>{seed}</code> (<code>gradient=</code>, or 1 for a scalar). "
-    "Each step runs one node: <b>local × upstream = contribution</b> for each of its inputs.</p>":
+    "Each step runs one node: <b>upstream × local = contribution</b> for each of its inputs.</p>":
         "<p>输出收到的梯度是 <code>{seed}</code>（即 <code>gradient=</code>，标量则为 1）。"
-        "每一步运行一个节点：对它的每个输入，<b>局部导数 × 上游梯度 = 贡献</b>。</p>",
+        "每一步运行一个节点：对它的每个输入，<b>上游梯度 × 局部导数 = 贡献</b>。</p>",
     "no gradient sent": "没有传出梯度",
     "local": "局部导数",
     "Σ at {node}": "{node} 处求和 Σ",

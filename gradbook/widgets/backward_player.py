@@ -56,7 +56,7 @@ def ledger_frames(recording: BackwardRecording) -> list[str]:
             translate(
                 f"<p>The output receives the gradient <code>{html.escape(seed)}</code> "
                 "(<code>gradient=</code>, or 1 for a scalar). Each step runs one node: "
-                "<b>local × upstream = contribution</b> for each of its inputs.</p>",
+                "<b>upstream × local = contribution</b> for each of its inputs.</p>",
                 ZH,
             ),
         )
