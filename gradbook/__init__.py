@@ -20,15 +20,20 @@ from . import accelerator, autograd, backends, cuda, linalg, nn, ops, optim, uti
 from ._device import device, get_default_device, set_default_device
 from ._dtypes import Size, bool, dtype, float16, float32, float64, get_default_dtype, int32, int64, set_default_dtype
 from ._factories import (
+    Generator,
     arange,
     as_tensor,
     bernoulli,
+    default_generator,
     empty,
     eye,
     from_numpy,
     full,
     full_like,
+    get_rng_state,
+    initial_seed,
     linspace,
+    manual_seed,
     multinomial,
     normal,
     ones,
@@ -40,6 +45,8 @@ from ._factories import (
     randn,
     randn_like,
     randperm,
+    seed,
+    set_rng_state,
     tensor,
     zeros,
     zeros_like,
@@ -47,7 +54,6 @@ from ._factories import (
 from ._functions import *  # gradbook.exp(x), gradbook.cat(...): the functional forms
 from ._legacy import BoolTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor
 from ._printing import get_printoptions, set_printoptions
-from ._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,

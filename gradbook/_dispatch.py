@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _device, _distributions, _factories, _random, ops
+from . import _device, _distributions, _factories, ops
 from ._dtypes import (
     DTYPES,
     c_name,
@@ -35,13 +35,15 @@ from ._dtypes import dtype as dtype_class
 from ._messages import (
     GRAD_DTYPE_ERROR,
     INFERENCE_INPLACE_ERROR,
+    INFERENCE_REQUIRES_GRAD_ERROR,
     LEAF_INPLACE_ERROR,
+    NON_LEAF_REQUIRES_GRAD_ERROR,
     OVERLAP_ERROR,
     VIEW_OF_LEAF_INPLACE_ERROR,
     type_of,
 )
-from .autograd import engine as autograd_engine
 from .autograd.grad_mode import InferenceVersion, _State, no_grad
+from .autograd.graph import LeafHooks
 from .tensor import Tensor
 
 
@@ -104,11 +106,22 @@ def new_like(t: Tensor, factory: str, *args: Any, dtype: Any = None, **kwargs: A
 def leaf_hooks(t: Tensor) -> Any:
     """A leaf's hooks, made at the first one (and given to its AccumulateGrad, if one is alive)."""
     if t._hooks is None:
-        t._hooks = autograd_engine.LeafHooks()
+        t._hooks = LeafHooks()
         node = t._accumulator() if t._accumulator is not None else None
         if node is not None:
             node._tensor_pre_hooks, node._hooked = t._hooks, True
     return t._hooks
+
+
+def check_requires_grad(t: Tensor, requires_grad: bool) -> None:
+    """torch's errors for ``t.requires_grad_(requires_grad)``: only a leaf's flag changes, only a
+    floating point tensor can require grad, and an inference tensor only inside inference mode."""
+    if t.grad_fn is not None and not requires_grad:
+        raise RuntimeError(NON_LEAF_REQUIRES_GRAD_ERROR)
+    if requires_grad and t._array.dtype.kind != "f":
+        raise RuntimeError("only Tensors of floating point dtype can require gradients")
+    if requires_grad and t.is_inference() and not _State.inference:
+        raise RuntimeError(INFERENCE_REQUIRES_GRAD_ERROR)
 
 
 def check_grad(t: Tensor, value: Any) -> None:
@@ -122,6 +135,61 @@ def check_grad(t: Tensor, value: Any) -> None:
         )
     if value._array.dtype != t._array.dtype:
         raise RuntimeError(GRAD_DTYPE_ERROR.format(got=c_name(value._array.dtype), want=scalar_name(t._array.dtype)))
+
+
+# ------------------------------------------------ backward() and grad(): their arguments
+
+
+def backward_seeds(outputs: list[Tensor], grads: list) -> list[Tensor | None]:
+    """Check the seeds and fill in v = 1 for one-element outputs, as torch does (pairing them as
+    zip() does, then counting)."""
+    result = []
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if g is not None:
+            if not isinstance(g, Tensor):
+                raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+            if g.shape != out.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                    f"has a shape of {out.shape}."
+                )
+            result.append(g if g._array.dtype == out._array.dtype else g.to(out.dtype))
+        elif out.requires_grad:
+            if out.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            result.append(Tensor._make(np.ones_like(out._array)))
+        else:
+            result.append(None)
+    if len(result) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(result)} gradients")
+    for i, out in enumerate(outputs):
+        if not out.requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    return result
+
+
+def check_tensors(inputs: list) -> None:
+    """torch's error for an input of ``backward`` or ``grad`` that is not a tensor."""
+    for t in inputs:
+        if not isinstance(t, Tensor):
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
+
+
+def backward_inputs(only: list) -> list[Tensor]:
+    """``backward(inputs=...)``, checked; each non-leaf among them will retain its gradient."""
+    if not only:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    check_tensors(only)
+    for t in only:
+        if not t.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    for t in only:
+        if t.grad_fn is not None:
+            t.retain_grad()
+    return only
+
+
+# ------------------------------------------------ numbers and tensors as operands
 
 
 def lift(value: Any, like: Tensor) -> Tensor:
@@ -586,7 +654,7 @@ def _draws_for(t: Tensor, kernel: str) -> np.ndarray:
 def uniform_(t: Tensor, a: Any, b: Any, generator: Any) -> Tensor:
     if a > b:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a:g} > to={b:g}")
-    gen = _random.generator(generator, "uniform_")
+    gen = _factories.generator_of(generator, "uniform_")
     like = _draws_for(t, "check_uniform_bounds")
     values = _distributions.uniform(gen, like.size, like.dtype, a, b)
     return fill_random(t, ops.UniformBackward0, _distributions.in_memory_order(values, like))
@@ -595,7 +663,7 @@ def uniform_(t: Tensor, a: Any, b: Any, generator: Any) -> Tensor:
 def normal_(t: Tensor, mean: Any, std: Any, generator: Any) -> Tensor:
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
-    gen = _random.generator(generator, "normal_")
+    gen = _factories.generator_of(generator, "normal_")
     like = _draws_for(t, "normal_kernel_cpu")
     values = _distributions.normal(gen, like.size, like.dtype, mean, std, contiguous=like.flags.c_contiguous)
     return fill_random(t, ops.NormalBackward0, _distributions.in_memory_order(values, like))
@@ -604,7 +672,7 @@ def normal_(t: Tensor, mean: Any, std: Any, generator: Any) -> Tensor:
 def random_(t: Tensor, low: Any, high: Any, generator: Any) -> Tensor:
     """Integers in [low, high); ``random_(to)`` is [0, to); with neither, [0, 2^mantissa] for a float
     dtype (every integer it holds exactly) and [0, max] for an integer one."""
-    gen = _random.generator(generator, "random_")
+    gen = _factories.generator_of(generator, "random_")
     like = t._array
     if high is None and not low:
         values = _distributions.random_bits(gen, like.size, like.dtype)
@@ -618,7 +686,7 @@ def random_(t: Tensor, low: Any, high: Any, generator: Any) -> Tensor:
 
 def bernoulli_(t: Tensor, p: Any, generator: Any) -> Tensor:
     """1 with probability ``p`` (a number, or a tensor of them), else 0, in place."""
-    gen = _random.generator(generator, "bernoulli_")
+    gen = _factories.generator_of(generator, "bernoulli_")
     like = t._array
     prob = np.broadcast_to(p._array, like.shape) if isinstance(p, Tensor) else float(p)
     values = _distributions.bernoulli(gen, prob, like.size).astype(like.dtype)

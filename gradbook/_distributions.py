@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ._fma import fma as exact_fma
-from ._random import Generator
+from ._random import MT19937
 
 F32, F64 = np.float32, np.float64
 _MASK53 = np.uint64(2**53 - 1)
@@ -54,7 +54,7 @@ def _fma64(a: Any, b: Any, c: Any) -> np.ndarray:
 # ================================================================ uniform
 
 
-def uniform(gen: Generator, n: int, dtype: Any, low: float = 0.0, high: float = 1.0) -> np.ndarray:
+def uniform(gen: MT19937, n: int, dtype: Any, low: float = 0.0, high: float = 1.0) -> np.ndarray:
     """``n`` values uniform in [low, high), as ``uniform_(low, high)`` (a value that rounds up to
     ``high`` becomes ``low``, as torch's)."""
     dtype = np.dtype(dtype)
@@ -79,7 +79,7 @@ def uniform(gen: Generator, n: int, dtype: Any, low: float = 0.0, high: float = 
 
 
 def normal(
-    gen: Generator, n: int, dtype: Any, mean: float = 0.0, std: float = 1.0, contiguous: bool = True
+    gen: MT19937, n: int, dtype: Any, mean: float = 0.0, std: float = 1.0, contiguous: bool = True
 ) -> np.ndarray:
     """``n`` values from N(mean, std²), as ``normal_(mean, std)`` on a tensor of ``n`` elements."""
     dtype = np.dtype(dtype)
@@ -90,7 +90,7 @@ def normal(
     return np.array([_normal_double(gen, mean, std) for _ in range(n)], dtype=F64).astype(dtype)
 
 
-def _normal_double(gen: Generator, mean: float, std: float) -> float:
+def _normal_double(gen: MT19937, mean: float, std: float) -> float:
     """One value of ``at::normal_distribution<double>``: Box–Muller, the second value kept."""
     if gen._next_double_normal is not None:
         z, gen._next_double_normal = gen._next_double_normal, None
@@ -117,7 +117,7 @@ def _fill_blocks(uniforms: np.ndarray, n: int, box_muller: Any, tail: Any) -> np
     return out
 
 
-def _normal_fill32(gen: Generator, n: int, mean: np.float32, std: np.float32, every_uniform: bool) -> np.ndarray:
+def _normal_fill32(gen: MT19937, n: int, mean: np.float32, std: np.float32, every_uniform: bool) -> np.ndarray:
     """float32's normal_fill; ``every_uniform=False`` for float16, whose kernel draws no uniforms for
     the places the recomputed last block covers."""
 
@@ -139,7 +139,7 @@ def _normal_fill32(gen: Generator, n: int, mean: np.float32, std: np.float32, ev
     return _fill_blocks(uniforms, n, box_muller, lambda: uniform(gen, _BLOCK, F32))
 
 
-def _normal_fill64(gen: Generator, n: int, mean: float, std: float) -> np.ndarray:
+def _normal_fill64(gen: MT19937, n: int, mean: float, std: float) -> np.ndarray:
     def box_muller(blocks: np.ndarray, out: np.ndarray) -> None:
         radius = np.sqrt(-2.0 * _log(1.0 - blocks[:, :8]))
         theta = 2.0 * math.pi * blocks[:, 8:]
@@ -281,7 +281,7 @@ def _sincos_ps(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # ================================================================ integers
 
 
-def integers(gen: Generator, n: int, dtype: Any, low: int, high: int) -> np.ndarray:
+def integers(gen: MT19937, n: int, dtype: Any, low: int, high: int) -> np.ndarray:
     """``n`` integers in [low, high), as ``random_(low, high)``: ``w mod (high - low) + low``, with a
     64-bit draw when the range is 2³² or more (and the dtype can hold it). For a float dtype the
     ends first move inwards to integers it holds exactly, as torch's ``update_from``/``update_to``."""
@@ -316,7 +316,7 @@ def _float_end(end: int, dtype: np.dtype, inwards: int) -> int:
     return end
 
 
-def random_bits(gen: Generator, n: int, dtype: Any) -> np.ndarray:
+def random_bits(gen: MT19937, n: int, dtype: Any) -> np.ndarray:
     """``random_()``: integers in [0, 2^mantissa] for a float dtype (every one it holds exactly),
     [0, max] for an integer dtype, 0 or 1 for bool."""
     dtype = np.dtype(dtype)
@@ -334,7 +334,7 @@ def random_bits(gen: Generator, n: int, dtype: Any) -> np.ndarray:
 # ================================================================ permutations, Bernoulli, exponential
 
 
-def permutation(gen: Generator, n: int) -> np.ndarray:
+def permutation(gen: MT19937, n: int) -> np.ndarray:
     """``randperm(n)``: position i swaps with i + (w mod (n - i)), for i = 0 .. n-2, one word each."""
     if n >= 2**32 // 20:
         raise NotImplementedError(
@@ -348,7 +348,7 @@ def permutation(gen: Generator, n: int) -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
-def bernoulli(gen: Generator, p: Any, n: int) -> np.ndarray:
+def bernoulli(gen: MT19937, p: Any, n: int) -> np.ndarray:
     """``n`` draws of ``u < p`` (1.0 or 0.0): ``p`` a number or float64 probabilities with a 53-bit u,
     float32 probabilities with a 24-bit u, as torch's default CPU kernel (torch's build for Intel
     CPUs draws ``bernoulli_(p)`` with a number p from MKL instead: see the README)."""
@@ -357,7 +357,7 @@ def bernoulli(gen: Generator, p: Any, n: int) -> np.ndarray:
     return (uniform(gen, n, F64) < np.asarray(p, F64).reshape(-1)).astype(F64)
 
 
-def exponential(gen: Generator, n: int, lambd: float = 1.0) -> np.ndarray:
+def exponential(gen: MT19937, n: int, lambd: float = 1.0) -> np.ndarray:
     """``n`` values of ``exponential_(lambd)`` in float64: ``-1/lambd · log(1 - u)``, u 53-bit."""
     return (-1.0 / lambd) * _log(1.0 - uniform(gen, n, F64))
 
@@ -374,7 +374,7 @@ def in_memory_order(values: np.ndarray, like: np.ndarray) -> np.ndarray:
     return out.reshape(like.shape)
 
 
-def pick_with_replacement(gen: Generator, weights: np.ndarray, n: int) -> np.ndarray:
+def pick_with_replacement(gen: MT19937, weights: np.ndarray, n: int) -> np.ndarray:
     """``multinomial(weights, n, replacement=True)`` for one row: the running sum in the weights'
     dtype, divided by the total, the last set to 1; each draw a 53-bit u and the first category
     whose running sum reaches u."""

@@ -1,4 +1,5 @@
-"""Making tensors: ``tensor()`` and the factories (ones, zeros, arange, randn, ...), and the seed."""
+"""Making tensors: ``tensor()`` and the factories (ones, zeros, arange, randn, ...), and the random
+generators: ``Generator``, the default one that ``manual_seed`` seeds, and ``generator=``."""
 
 from __future__ import annotations
 
@@ -335,7 +336,7 @@ def rand(
 ) -> Tensor:
     """Uniform random numbers in [0, 1) (seed with ``manual_seed``)."""
     shape = _shape(size, "rand", *_size_kw(kw, "rand"))
-    gen = _random.generator(generator, "rand", *size)
+    gen = generator_of(generator, "rand", *size)
     d = _float_dtype(dtype, "check_uniform_bounds", "rand")
     draws = _distributions.uniform(gen, math.prod(shape), d.numpy).reshape(shape)
     return _leaf(draws, d, requires_grad, "rand", device)
@@ -351,7 +352,7 @@ def randn(
 ) -> Tensor:
     """Standard normal random numbers (seed with ``manual_seed``)."""
     shape = _shape(size, "randn", *_size_kw(kw, "randn"))
-    gen = _random.generator(generator, "randn", *size)
+    gen = generator_of(generator, "randn", *size)
     d = _float_dtype(dtype, "normal_kernel_cpu", "randn")
     draws = _distributions.normal(gen, math.prod(shape), d.numpy).reshape(shape)
     return _leaf(draws, d, requires_grad, "randn", device)
@@ -392,7 +393,7 @@ def randint(
             raise TypeError(f"randint(): argument '{name}' (position {position}) must be int, not {type(v).__name__}")
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    gen = _random.generator(generator, "randint", *([low, high] if given_low else [high]), size)
+    gen = generator_of(generator, "randint", *([low, high] if given_low else [high]), size)
     shape = _shape((size,), "randint")
     d = _to_dtype(dtype, "randint") if dtype is not None else int64
     draws = _distributions.integers(gen, math.prod(shape), d.numpy, low, high).reshape(shape)
@@ -408,7 +409,7 @@ def randint_like(t: Tensor, low: builtins.int, high: Any = None, dtype: Any = No
 def randperm(n: builtins.int, generator: Any = None, dtype: Any = None, device: Any = None) -> Tensor:
     """A random permutation of 0 .. n-1 (torch's shuffle: the same seed, the same order)."""
     _shape((n,), "randperm")
-    draws = _distributions.permutation(_random.generator(generator, "randperm", n), n)
+    draws = _distributions.permutation(generator_of(generator, "randperm", n), n)
     return _leaf(draws, dtype or int64, False, "randperm", device)
 
 
@@ -424,7 +425,7 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, generator: Any = None, *
     s = _as_float64(std)
     if np.any(s < 0):
         raise RuntimeError(f"normal expects std >= 0.0, but found std {s.min():g}")
-    gen = _random.generator(generator, "normal", mean, std)
+    gen = generator_of(generator, "normal", mean, std)
     if not tensors:
         shape = _shape((size,), "normal")
         d = _float_dtype(kw.get("dtype"), "normal_kernel_cpu", "normal")
@@ -452,7 +453,7 @@ def bernoulli(input: Tensor, p: Any = None, generator: Any = None) -> Tensor:  #
             "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  "
             "If so, please report an enhancement request to PyTorch.)"
         )
-    gen = _random.generator(generator, "bernoulli")
+    gen = generator_of(generator, "bernoulli")
     draws = _distributions.bernoulli(gen, prob, input._array.size).reshape(input._array.shape)
     return _leaf(draws, input.dtype, False, "bernoulli")
 
@@ -472,7 +473,7 @@ def multinomial(
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
     if not replacement and num_samples > rows.shape[1]:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
-    gen = _random.generator(generator, "multinomial")
+    gen = generator_of(generator, "multinomial")
     p = input._array.reshape(-1, w.shape[-1])
     if replacement and num_samples > 1:
         picks = [_distributions.pick_with_replacement(gen, row, num_samples) for row in p]
@@ -482,3 +483,74 @@ def multinomial(
             keys = p / q
         picks = np.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
     return Tensor._make(np.array(picks, dtype=np.int64).reshape(w.shape[:-1] + (num_samples,)))
+
+
+# ------------------------------------------------ the generators
+
+
+class Generator(_random.MT19937):
+    """A source of random numbers: ``Generator().manual_seed(0)`` makes its draws repeatable.
+
+    >>> import gradbook as torch
+    >>> g = torch.Generator().manual_seed(42)
+    >>> torch.randint(0, 10, (4,), generator=g)
+    tensor([2, 7, 6, 4])
+    """
+
+    __module__ = "gradbook._C"  # prints as torch's <torch._C.Generator object at ...>
+
+    def get_state(self) -> Any:
+        """The generator's state: torch's 5056 bytes (``CPUGeneratorImplState``), as an int64 tensor
+        of byte values (gradbook has no uint8): ``torch.ByteTensor(g.get_state().tolist())`` is the
+        state torch would give, and ``set_state`` takes either back."""
+        return tensor(np.frombuffer(self._state_bytes(), dtype=np.uint8).astype(np.int64))
+
+
+default_generator = Generator()
+default_generator.seed()  # as torch: each process starts somewhere new
+
+
+def manual_seed(seed: Any) -> Generator:
+    """Seed gradbook's random numbers (rand, randn, nn.Linear's initial weights, DataLoader's
+    shuffling); returns the default Generator. The numbers are torch's for the same seed.
+
+    >>> import gradbook as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.randn(3)
+    tensor([ 1.5410, -0.2934, -2.1788])
+    """
+    return default_generator.manual_seed(seed)
+
+
+def seed() -> builtins.int:
+    return default_generator.seed()
+
+
+def initial_seed() -> builtins.int:
+    return default_generator.initial_seed()
+
+
+def get_rng_state() -> Any:
+    """The default generator's state (``default_generator.get_state()``)."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state: Any) -> None:
+    """Restore the default generator's state from ``get_rng_state()``."""
+    default_generator.set_state(new_state)
+
+
+def generator_of(generator: Any, caller: str, *args: Any) -> Generator:
+    """The Generator to draw from: ``generator``, or the default one; torch's error for anything
+    else (``args``: the call's other arguments, which a function's message lists)."""
+    if generator is None:
+        return default_generator
+    if not isinstance(generator, _random.MT19937):
+        got = type(generator).__name__
+        if caller.endswith("_"):  # a method: uniform_(), normal_()
+            raise TypeError(f"{caller}(): argument 'generator' must be gradbook.Generator, not {got}")
+        given = [type(a).__name__ for a in args] + [f"generator={got}"]
+        raise TypeError(
+            f"{caller}() received an invalid combination of arguments - got ({', '.join(given)}), but expected one of:"
+        )
+    return generator

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import sys
+import warnings
 from typing import Any
 
 from ._dtypes import type_name
@@ -27,6 +29,11 @@ GRAD_DTYPE_ERROR = (
     "must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
     "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the "
     "dtypes of a tensor and its gradient may break downstream systems that assume they match."
+)
+
+NON_LEAF_REQUIRES_GRAD_ERROR = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a "
+    "subgraph that doesn't require differentiation use var_no_grad = var.detach()."
 )
 
 SCALAR_WITH_GRAD_WARNING = (
@@ -79,3 +86,46 @@ def type_of(value: Any) -> str:
     t = type(value)
     heap = t.__flags__ & (1 << 9)  # a class written in Python: C's tp_name is its bare name
     return t.__name__ if heap or t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+
+
+_warned: set[str] = set()
+
+
+def warn_once(message: str) -> None:
+    """Warn once per process (as torch's TORCH_WARN_ONCE), at the user's line that called gradbook."""
+    if message not in _warned:
+        _warned.add(message)
+        frame, level = sys._getframe(1), 2
+        while frame is not None and frame.f_globals.get("__name__", "").startswith("gradbook"):
+            frame, level = frame.f_back, level + 1
+        warnings.warn(message, UserWarning, stacklevel=level)
+
+
+def check_hook_value(hook: Any, new: Any, old: Any) -> None:
+    """torch's errors for a tensor hook that returned a gradient (array ``new``) of another size or
+    dtype than the one it was given (``old``)."""
+    if new.shape != old.shape:
+        raise RuntimeError(f"hook '{hook_name(hook)}' has changed the size of value")
+    if new.dtype != old.dtype:
+        raise RuntimeError(
+            f"hook '{hook_name(hook)}' has changed the type of value (was {type_name(old.dtype)} "
+            f"got {type_name(new.dtype)})"
+        )
+
+
+def hook_result(hook: Any, result: Any, expected: int) -> tuple | None:
+    """A node hook's result, checked as torch does: None, or a tuple of ``expected`` gradients."""
+    if result is None:
+        return None
+    if not isinstance(result, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
+    if len(result) != expected:
+        raise RuntimeError(
+            f"hook '{hook_name(hook)}' has returned an incorrect number of values "
+            f"(got {len(result)}, but expected {expected})"
+        )
+    return result
+
+
+def hook_name(hook: Any) -> str:
+    return getattr(hook, "__name__", type(hook).__name__)

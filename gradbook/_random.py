@@ -1,16 +1,11 @@
-"""Random numbers: ``Generator``, the default one that ``manual_seed`` seeds, and ``generator=``.
+"""torch's random numbers, below the tensors: the engine of torch's CPU generator.
 
 Seeded random numbers are torch's: a Generator is torch's CPU generator, a 32-bit Mersenne
 Twister (mt19937) seeded with the standard ``init_genrand`` from the low 32 bits of the seed, as
 ``at::CPUGeneratorImpl``. NumPy's ``MT19937`` is the same engine, so gradbook keeps its state there
-and takes raw 32-bit words from it; ``_distributions`` turns the words into torch's numbers.
-Unseeded, the default generator starts from the operating system's randomness, as torch's.
-
->>> import gradbook as torch
->>> torch.manual_seed(0).initial_seed()
-0
->>> torch.rand(2)
-tensor([0.4963, 0.7682])
+and takes raw 32-bit words from it; ``_distributions`` turns the words into torch's numbers, and
+``_factories`` makes the public ``Generator``, the default one that ``manual_seed`` seeds, and the
+tensors. Unseeded, the default generator starts from the operating system's randomness, as torch's.
 """
 
 from __future__ import annotations
@@ -35,16 +30,11 @@ _TAIL = struct.Struct("<dddi4xf?3x")
 STATE_SIZE = _HEAD.size + 8 * _N + _TAIL.size
 
 
-class Generator:
-    """A source of random numbers: ``Generator().manual_seed(0)`` makes its draws repeatable.
-
-    >>> import gradbook as torch
-    >>> g = torch.Generator().manual_seed(42)
-    >>> torch.randint(0, 10, (4,), generator=g)
-    tensor([2, 7, 6, 4])
+class MT19937:
+    """torch's CPU generator without the tensors: the mt19937 engine seeded as torch seeds it, its
+    raw 32- and 64-bit words, and torch's state bytes. ``gradbook.Generator`` (``_factories.py``)
+    is this with ``get_state()`` as a tensor; ``_distributions`` turns the words into numbers.
     """
-
-    __module__ = "gradbook._C"  # prints as torch's <torch._C.Generator object at ...>
 
     def __init__(self, device: Any = "cpu") -> None:
         if str(device).startswith("cuda"):
@@ -58,7 +48,7 @@ class Generator:
     def device(self) -> _device.device:
         return _device.CPU
 
-    def manual_seed(self, seed: Any) -> Generator:
+    def manual_seed(self, seed: Any) -> MT19937:
         """Start over from ``seed`` (any integer torch accepts: the engine takes its low 32 bits,
         ``initial_seed()`` gives back all 64)."""
         seed = builtins.int(seed)
@@ -96,15 +86,7 @@ class Generator:
 
     # ------------------------------------------------ torch's state bytes
 
-    def get_state(self) -> Any:
-        """The generator's state: torch's 5056 bytes (``CPUGeneratorImplState``), as an int64 tensor
-        of byte values (gradbook has no uint8): ``torch.ByteTensor(g.get_state().tolist())`` is the
-        state torch would give, and ``set_state`` takes either back."""
-        from ._factories import tensor  # the factories import this module
-
-        return tensor(np.frombuffer(self._state_bytes(), dtype=np.uint8).astype(np.int64))
-
-    def set_state(self, new_state: Any) -> Generator:
+    def set_state(self, new_state: Any) -> MT19937:
         """Restore a state from ``get_state()`` (gradbook's or torch's bytes)."""
         data = bytes(np.asarray(new_state.tolist() if hasattr(new_state, "tolist") else new_state, dtype=np.uint8))
         if len(data) != STATE_SIZE:
@@ -139,53 +121,3 @@ class Generator:
             self._next_float_normal is not None,
         )
         return head + np.asarray(state["key"], dtype="<u8").tobytes() + tail
-
-
-default_generator = Generator()
-default_generator.seed()  # as torch: each process starts somewhere new
-
-
-def manual_seed(seed: Any) -> Generator:
-    """Seed gradbook's random numbers (rand, randn, nn.Linear's initial weights, DataLoader's
-    shuffling); returns the default Generator. The numbers are torch's for the same seed.
-
-    >>> import gradbook as torch
-    >>> _ = torch.manual_seed(0)
-    >>> torch.randn(3)
-    tensor([ 1.5410, -0.2934, -2.1788])
-    """
-    return default_generator.manual_seed(seed)
-
-
-def seed() -> builtins.int:
-    return default_generator.seed()
-
-
-def initial_seed() -> builtins.int:
-    return default_generator.initial_seed()
-
-
-def get_rng_state() -> Any:
-    """The default generator's state (``default_generator.get_state()``)."""
-    return default_generator.get_state()
-
-
-def set_rng_state(new_state: Any) -> None:
-    """Restore the default generator's state from ``get_rng_state()``."""
-    default_generator.set_state(new_state)
-
-
-def generator(generator: Any, caller: str, *args: Any) -> Generator:
-    """The Generator to draw from: ``generator``, or the default one; torch's error for anything
-    else (``args``: the call's other arguments, which a function's message lists)."""
-    if generator is None:
-        return default_generator
-    if not isinstance(generator, Generator):
-        got = type(generator).__name__
-        if caller.endswith("_"):  # a method: uniform_(), normal_()
-            raise TypeError(f"{caller}(): argument 'generator' must be gradbook.Generator, not {got}")
-        given = [type(a).__name__ for a in args] + [f"generator={got}"]
-        raise TypeError(
-            f"{caller}() received an invalid combination of arguments - got ({', '.join(given)}), but expected one of:"
-        )
-    return generator

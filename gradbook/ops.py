@@ -22,9 +22,8 @@ import numpy as np
 
 from ._dtypes import default_float, promoted, restore_numpy, silence_numpy
 from ._messages import FREED_ERROR
-from .autograd.engine import Node, creation_order
-from .autograd.grad_mode import _State
-from .autograd.graph import SeveralOutputs
+from .autograd.grad_mode import InferenceVersion, _State, check_saving
+from .autograd.graph import Node, SeveralOutputs, creation_order
 from .tensor import Tensor
 
 _array_of = operator.attrgetter("_array")
@@ -95,11 +94,13 @@ class Op(Node):
             for name, i, readers in cls._saved_inputs:
                 t = d[name] = tensors[i] if needs & readers else None  # kept if a needed gradient reads it
                 if t is not None:  # (None: not saved, as in torch)
+                    if type(t._vc) is InferenceVersion:
+                        check_saving(t)
                     versions.append((t, t._version))
         result = Tensor._make(out, node)
-        if cls._saves_result:
+        if cls._saves_result:  # the output, and its version counter: watched for in-place changes
             d["_result"] = out
-            d["_result_ref"] = weakref.ref(result)  # watched for in-place changes
+            result._vc = d["_result_version"] = [0]
         return result if not _State.saved_hooks else _pack(node, result)  # saved_tensors_hooks
 
     def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
@@ -107,36 +108,31 @@ class Op(Node):
         shape and dtype, and whether each is a new array that nothing else holds (``fast``: the
         values are NumPy arrays; else Tensors, and the rules record a graph of their own)."""
         d = self.__dict__ if "_packed" not in self.__dict__ else self._unpacked()
-        if not fast:
-            grads = []
-            for rule, reads, (fn, _), (shape, dtype) in zip(self._vjps, self._reads, self.next_functions, self._meta):
-                g = None
-                if fn is not None and (needed is None or fn in needed):
-                    g = rule(self, grad, *[self.result if name == "result" else d[name] for name in reads])
-                    g = unbroadcast(g, shape) if g._array.shape != shape else g
-                    g = g.to(dtype) if g._array.dtype != dtype else g
-                grads.append(g)
-            return grads, [False] * len(grads)
         grads, owned = [], []
         for rule, reads, (fn, _), (shape, dtype) in zip(self._vjps, self._reads, self.next_functions, self._meta):
             if fn is None or (needed is not None and fn not in needed):
                 grads.append(None)
                 owned.append(False)
                 continue
-            args = [d["_result"] if name == "result" else d[name]._array for name in reads]
+            if fast:  # the rule reads the saved arrays
+                args = [d["_result"] if name == "result" else d[name]._array for name in reads]
+            else:  # the saved tensors, so that the rule is recorded in turn (create_graph)
+                args = [self.result if name == "result" else d[name] for name in reads]
             g = rule(self, grad, *args)
-            if g.shape != shape:
+            if (g if fast else g._array).shape != shape:
                 g = unbroadcast(g, shape)
-            if g.dtype != dtype:
-                g = g.astype(dtype)
+            if (g if fast else g._array).dtype != dtype:
+                g = g.astype(dtype) if fast else g.to(dtype)
             grads.append(g)
-            owned.append(g.base is None and g is not grad and id(g) not in map(id, args))  # a new array
+            owned.append(fast and g.base is None and g is not grad and id(g) not in map(id, args))  # a new array
         return grads, owned
 
     @property
     def result(self) -> Tensor:
         """The saved output, as a tensor whose grad_fn is this node (so it can be differentiated)."""
-        return Tensor._make(self._result if "_packed" not in self.__dict__ else self._unpacked()["_result"], self)
+        t = Tensor._make(self._result if "_packed" not in self.__dict__ else self._unpacked()["_result"], self)
+        t._vc = self._result_version  # the output's own version counter (None when packed: version 0)
+        return t
 
     def release(self) -> None:
         """Free the saved tensors (a backward without retain_graph)."""
@@ -208,7 +204,7 @@ def _pack(node: Op, result: Tensor) -> Tensor:
         if d[name] is not None and type(d[name]) is not WrappedNumber:  # x * 2's 2 is not packed
             packed[name], d[name] = (pack(d[name]), unpack), _PACKED
     if type(node)._saves_result:
-        packed["_result"], d["_result"], d["_result_ref"] = (pack(result), unpack), _PACKED, None
+        packed["_result"], d["_result"], d["_result_version"] = (pack(result), unpack), _PACKED, None
     d["_versions"], d["_packed"] = [], packed
     return result
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _device, _missing
 from ._dtypes import DTYPES, Size, dtype, float32, float64, int64
-from ._messages import INFERENCE_REQUIRES_GRAD_ERROR, NON_LEAF_GRAD_WARNING, SCALAR_WITH_GRAD_WARNING
+from ._messages import NON_LEAF_GRAD_WARNING, SCALAR_WITH_GRAD_WARNING, warn_once
 from ._printing import format_tensor
 
 _new = object.__new__
@@ -73,6 +73,8 @@ class Tensor:
         t.grad_fn = grad_fn
         t.requires_grad = grad_fn is not None
         t._grad = t._accumulator = t._hooks = t._base = t._views = t._vc = t._output_nr = None  # _vc: _version
+        if _State.inference:  # made inside inference_mode: an inference tensor
+            t._vc = InferenceVersion([0])
         return t
 
     @property
@@ -122,16 +124,16 @@ class Tensor:
         """
         if gradient is None and inputs is None and self.grad_fn is not None and self._array.size == 1:
             keep = create_graph if retain_graph is None else retain_graph  # loss.backward(): v = 1
-            autograd.engine.backward([self], [Tensor._make(np.ones_like(self._array))], keep, create_graph)
+            engine.run_backward([self], [Tensor._make(np.ones_like(self._array))], keep, create_graph)
         else:
-            autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+            engine.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def _grad_accumulator(self) -> Any:
         """The leaf's AccumulateGrad node, while a graph holds it (the leaf holds it weakly, as in
         torch, so that leaf and node form no reference cycle)."""
         node = self._accumulator() if self._accumulator is not None else None
         if node is None:
-            node = autograd.AccumulateGrad(self)
+            node = graph.AccumulateGrad(self)
             self._accumulator = weakref.ref(node)
         return node
 
@@ -784,16 +786,7 @@ class Tensor:
 
     def requires_grad_(self, requires_grad: builtins.bool = True) -> Tensor:
         """Start (or stop) recording operations on this leaf."""
-        if self.grad_fn is not None and not requires_grad:
-            raise RuntimeError(
-                "you can only change requires_grad flags of leaf variables. If you want to use a "
-                "computed variable in a subgraph that doesn't require differentiation use "
-                "var_no_grad = var.detach()."
-            )
-        if requires_grad and self._array.dtype.kind != "f":
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        if requires_grad and self.is_inference() and not autograd.grad_mode._State.inference:
-            raise RuntimeError(INFERENCE_REQUIRES_GRAD_ERROR)
+        dispatch.check_requires_grad(self, requires_grad)
         if self.grad_fn is None:
             self.requires_grad = requires_grad
         return self
@@ -814,14 +807,14 @@ class Tensor:
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is None:  # a leaf keeps its own hooks; its AccumulateGrad runs them
-            return autograd.engine.RemovableHandle(dispatch.leaf_hooks(self), hook)
+            return graph.RemovableHandle(dispatch.leaf_hooks(self), hook)
         place = self._hook_place()
         place._tensor_pre_hooks, place._hooked = place._tensor_pre_hooks or {}, True
-        return autograd.engine.RemovableHandle(place._tensor_pre_hooks, hook)
+        return graph.RemovableHandle(place._tensor_pre_hooks, hook)
 
     def is_inference(self) -> builtins.bool:
         """Whether this tensor was made inside ``inference_mode`` (or is a view of one that was)."""
-        return type(self._vc) is autograd.grad_mode.InferenceVersion
+        return type(self._vc) is InferenceVersion
 
     def _hook_place(self) -> Any:
         """Where this non-leaf tensor's hooks and retain_grad live: its grad_fn, or for output k of a
@@ -839,7 +832,7 @@ class Tensor:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
-        return autograd.engine.RemovableHandle(dispatch.leaf_hooks(self).post, hook)
+        return graph.RemovableHandle(dispatch.leaf_hooks(self).post, hook)
 
     def detach(self) -> Tensor:
         """A tensor with the same values (shared memory and version counter) that is not part of
@@ -1004,7 +997,7 @@ class Tensor:
 
     def __float__(self) -> builtins.float:
         if self.requires_grad:  # torch 2.13 warns, once per process (float() only; item() does not)
-            autograd.engine._warn_once(SCALAR_WITH_GRAD_WARNING)
+            warn_once(SCALAR_WITH_GRAD_WARNING)
         return builtins.float(self._scalar())
 
     def __int__(self) -> builtins.int:
@@ -1047,4 +1040,6 @@ class Tensor:
 
 # The op table, torch's argument rules and the engine build on Tensor, and its methods call them:
 # the one import cycle, closed here.
-from . import _dispatch as dispatch, autograd, ops  # noqa: E402, I001
+from .autograd.grad_mode import InferenceVersion, _State  # noqa: E402, I001
+from . import _dispatch as dispatch, ops  # noqa: E402
+from .autograd import engine, graph  # noqa: E402

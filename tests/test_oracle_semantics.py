@@ -295,6 +295,15 @@ CASES = {
     "detach().mul_ on a saved tensor": lambda T: (
         lambda x: (lambda y: (x.detach().mul_(2), y.backward()))((x * x).sum())
     )(leaf(T, [1.0, 2.0])),
+    "a saved output changed in place, after the output itself is gone": lambda T: (
+        lambda x: (lambda a: (a.mul_(2), a.sum()))(x.exp())[1].backward()
+    )(leaf(T, [0.0, 1.0])),
+    "a saved output changed through a view, the output gone": lambda T: (
+        lambda x: (lambda v: (v.sum(), v.mul_(2))[0])(x.tanh()[0:1]).backward()
+    )(leaf(T, [0.5, 1.0])),
+    "a saved output changed through detach(), the output gone": lambda T: (
+        lambda x: (lambda a: (a.sum(), a.detach().zero_())[0])(x.sigmoid()).backward()
+    )(leaf(T, [0.5, 1.0])),
     "a view of a saved constant changed": lambda T: (
         lambda x, a: (lambda y: (a.view(2, 1).add_(1), y.backward()))((x * a).sum())
     )(leaf(T, [1.0, 2.0]), T.tensor([3.0, 4.0])),

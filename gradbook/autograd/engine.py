@@ -1,8 +1,7 @@
-"""The graph's nodes, and the engine that runs ``backward()`` over them.
+"""The engine: ``backward()`` and ``grad()``, and the loop that runs the chain rule over the graph.
 
-A recorded op's result holds a ``grad_fn``: a :class:`Node` whose ``next_functions`` point to
-the nodes of its inputs. A leaf that requires grad is reached through its
-:class:`AccumulateGrad` node, which adds into ``leaf.grad``. ``backward`` runs in five steps:
+``backward`` and ``grad`` check their arguments as torch does and seed each output with its v
+(v = 1 for a one-element output), then ``run_backward`` runs in five steps:
 
 1. discover every node reachable from the roots, counting the edges into each leaf;
 2. prune, for ``inputs=``: keep only the nodes that lead to one of the inputs;
@@ -11,124 +10,122 @@ the nodes of its inputs. A leaf that requires grad is reached through its
    a refused backward changes nothing;
 5. run them in that order: each node gets the sum of what its consumers sent it, applies its
    op's rules (``ops.py``) and sends one gradient along each of its ``next_functions``.
+
+The nodes themselves are in ``graph.py``.
 """
 
 from __future__ import annotations
 
-import itertools
 import operator
-import sys
-import warnings
-import weakref
-from collections.abc import Callable
 from typing import Any
 
-from .._dtypes import restore_numpy, silence_numpy, type_name
-from .._messages import CREATE_GRAPH_WARNING, FREED_ERROR, type_of, version_error
+import numpy as np
+
+from .. import _dispatch as dispatch
+from .._dtypes import restore_numpy, silence_numpy
+from .._messages import CREATE_GRAPH_WARNING, FREED_ERROR, check_hook_value, hook_result, type_of, warn_once
 from ..tensor import Tensor
 from .grad_mode import _State
+from .graph import AccumulateGrad, LeafHooks, Node
 
-creation_order = itertools.count()  # every node's number: the engine runs newer nodes first
 _creation = operator.attrgetter("_seq")
 
 
-class Node:
-    """A backward function in the graph, as torch's ``grad_fn`` objects.
-
-    ``next_functions`` is a tuple of ``(node, 0)`` pairs, one per input of the op: the input's
-    ``grad_fn``, its ``AccumulateGrad`` if it is a leaf that requires grad, or ``None``.
-    """
-
-    next_functions: tuple[tuple[Node | None, int], ...] = ()
-    saves: tuple[str, ...] = ()  # what backward needs; freed by a backward without retain_graph
-    _seq: int  # creation order
-    _freed = False
-    _tensor_pre_hooks: dict[int, Callable] | None = None  # tensor.register_hook on the op's output
-    _pre_hooks: dict[int, Callable] | None = None  # node.register_prehook
-    _post_hooks: dict[int, Callable] | None = None  # node.register_hook
-    _retains: weakref.ref | None = None  # the output tensor, once it called retain_grad()
-    _hooked = False  # set by any of the four above: one test per node when none is
-    _versions: tuple | list = ()  # (saved input, its version then)
-    _result_ref: Any = None  # a weak reference to the output, for a node that saved it
-    _several = False  # True for a custom Function's node with several outputs: edges (node, k)
-
-    def name(self) -> str:
-        """The torch class name, e.g. ``'MulBackward0'``."""
-        return type(self).__name__
-
-    def _sequence_nr(self) -> int:
-        return self._seq
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} object at {id(self):#x}>"
-
-    def register_prehook(self, fn: Callable[[tuple], tuple | None]) -> RemovableHandle:
-        """Call ``fn(grad_outputs)`` before this node runs; a returned tuple replaces the gradients."""
-        self._pre_hooks, self._hooked = self._pre_hooks or {}, True
-        return RemovableHandle(self._pre_hooks, fn)
-
-    def register_hook(self, fn: Callable[[tuple, tuple], tuple | None]) -> RemovableHandle:
-        """Call ``fn(grad_inputs, grad_outputs)`` after this node ran; a returned tuple replaces
-        ``grad_inputs``, what it sends along ``next_functions``."""
-        self._post_hooks, self._hooked = self._post_hooks or {}, True
-        return RemovableHandle(self._post_hooks, fn)
-
-    def stale(self) -> tuple[Tensor, int, Node | None, int] | None:
-        """A saved tensor changed in place since it was saved: it, its version then, and the node
-        torch's error names (the input's grad_fn now; for the saved output, this node) with the
-        number of the output it is."""
-        for t, version in self._versions:
-            if t._version != version:
-                return t, version, t.grad_fn, t._output_nr or 0
-        out = self._result_ref() if self._result_ref is not None else None
-        if out is not None and out._version != 0:
-            return out, 0, self, 0
-        return None
-
-    def version_error(self) -> RuntimeError:
-        return version_error(*self.stale())
-
-
-class AccumulateGrad(Node):
-    """The node of a leaf that requires grad: it adds the incoming gradient into ``leaf.grad``."""
-
-    def __init__(self, variable: Tensor) -> None:
-        self.variable = variable
-        self._seq = next(creation_order)
-        if variable._hooks is not None:  # the leaf's own hooks (x.register_hook): one dict
-            self._tensor_pre_hooks, self._hooked = variable._hooks, True
-
-    def name(self) -> str:
-        return "torch::autograd::AccumulateGrad"
-
-    def _sequence_nr(self) -> int:
-        return 2**64 - 1  # torch's UINT64_MAX: a leaf accumulates as soon as its gradient is ready
-
-
-class LeafHooks(dict):
-    """A leaf's hooks: its tensor hooks (``register_hook``, the dict's values) and, in ``post``, its
-    post-accumulate-grad hooks (``register_post_accumulate_grad_hook``)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.post: dict[int, Callable] = {}
-
-
-class RemovableHandle:
-    """Returned by ``register_hook``; ``handle.remove()`` takes the hook off again."""
-
-    _ids = itertools.count()
-
-    def __init__(self, hooks: dict[int, Callable], fn: Callable) -> None:
-        self.id = next(self._ids)
-        self._hooks = hooks
-        hooks[self.id] = fn
-
-    def remove(self) -> None:
-        self._hooks.pop(self.id, None)
-
-
 def backward(
+    tensors: Any,
+    grad_tensors: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs: Any = None,
+) -> None:
+    """Add d(tensors)/d(leaf), weighted by ``grad_tensors``, into each leaf's ``.grad``.
+
+    For an output y and seed v (``grad_tensors``) each leaf x receives vᵀ·∂y/∂x. v may be left
+    out only for one-element outputs. ``retain_graph`` defaults to ``create_graph``; without it
+    the graph's saved tensors are freed. ``inputs`` limits which tensors accumulate. Every check
+    happens before any ``.grad`` changes.
+
+    >>> import gradbook as torch
+    >>> x = torch.tensor([2.0, 3.0, 4.0], requires_grad=True)
+    >>> y = x * x
+    >>> torch.autograd.backward(y, torch.ones_like(y))
+    >>> x.grad
+    tensor([4., 6., 8.])
+    """
+    outputs = as_list(tensors)
+    seeds = make_seeds(outputs, grad_tensors)
+    keep = create_graph if retain_graph is None else retain_graph
+    only = None if inputs is None else dispatch.backward_inputs(as_list(inputs))
+    run_backward(outputs, seeds, keep, create_graph, inputs=only)
+
+
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    allow_unused: bool | None = None,
+) -> tuple:
+    """Return d(outputs)/d(inputs) (weighted by ``grad_outputs``) without touching any ``.grad``.
+
+    With ``create_graph=True`` the result is itself differentiable, for higher derivatives.
+
+    >>> import gradbook as torch
+    >>> x = torch.tensor(3.0, requires_grad=True)
+    >>> (dy,) = torch.autograd.grad(x ** 3, x, create_graph=True)   # 3x² = 27
+    >>> (d2y,) = torch.autograd.grad(dy, x)                         # 6x = 18
+    >>> dy, d2y
+    (tensor(27., grad_fn=<MulBackward0>), tensor(18.))
+    """
+    outs, ins = as_list(outputs), as_list(inputs)
+    if not ins:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    dispatch.check_tensors(ins)
+    seeds = make_seeds(outs, grad_outputs)
+    for t in ins:
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    keep = create_graph if retain_graph is None else retain_graph
+    if not allow_unused:
+        check_used(outs, ins)
+    captured = run_backward(outs, seeds, keep, create_graph, inputs=ins, accumulate=False)
+    return tuple(c if c is None or create_graph else c.detach() for c in captured)
+
+
+# ------------------------------------------------ their arguments (torch's checks: _dispatch.py)
+
+
+def as_list(x: Any) -> list:
+    """One tensor, or a sequence of them (None: none), as a list."""
+    if x is None:
+        return []
+    return [x] if isinstance(x, Tensor) else list(x)
+
+
+def make_seeds(outputs: list[Tensor], given: Any) -> list[Tensor | None]:
+    """The v of vᵀJ for each output: the one given, or 1 for an output of one element."""
+    if given is None and len(outputs) == 1 and outputs[0].requires_grad and outputs[0]._array.size == 1:
+        return [Tensor._make(np.ones_like(outputs[0]._array))]  # loss.backward()
+    return dispatch.backward_seeds(outputs, as_list(given) if given is not None else [None] * len(outputs))
+
+
+def check_used(outputs: list[Tensor], inputs: list[Tensor]) -> None:
+    """``grad()`` without ``allow_unused``: every input must be in the outputs' graph."""
+    ops, leaves, _ = discover([t.grad_fn or t._grad_accumulator() for t in outputs])
+    reachable = set(ops) | leaves.keys()
+    for i, t in enumerate(inputs):
+        if (t.grad_fn or t._grad_accumulator()) not in reachable:
+            raise RuntimeError(
+                f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
+                "Set allow_unused=True if this is the desired behavior."
+            )
+
+
+# ------------------------------------------------ the engine
+
+
+def run_backward(
     roots: list[Tensor],
     grads: list[Tensor],
     keep_graph: bool,
@@ -140,78 +137,105 @@ def backward(
     only the nodes on a path to them run, and their gradients are returned (``accumulate=False``, for
     ``autograd.grad``) or accumulated into their ``.grad``."""
     if create_graph and accumulate:
-        _warn_once(CREATE_GRAPH_WARNING)  # as torch, once per process
+        warn_once(CREATE_GRAPH_WARNING)  # as torch, once per process
     root_nodes = [t.grad_fn or t._grad_accumulator() for t in roots]
     ops, leaves, broken = discover(root_nodes)  # 1.
     order = execution_order(ops, leaves)  # 3. (before 2: the pruning walks it backwards)
-    targets: dict[Node, list[int]] = {}  # for inputs=: each input's node, and where it is in inputs
-    needed = None
-    if inputs is not None:  # 2.
-        for i, t in enumerate(inputs):
-            targets.setdefault(t.grad_fn or t._grad_accumulator(), []).append(i)
-        needed = leading_to(order, targets)
+    wanted = Wanted(inputs, order) if inputs is not None else None  # 2.
     if broken:  # 4.
-        check(broken, order, needed)
-
+        check(broken, order, wanted and wanted.needed)
     # 5. Without create_graph the gradients are NumPy arrays, and the rules run on arrays; hooks
     # and .grad see Tensors. With it they are Tensors, and the rules are recorded in turn.
     fast = not create_graph
-    buffers: dict[Node, Any] = {}  # the gradient summed so far for each node
-    owned: set[Node] = set()  # nodes whose buffered array nothing else holds (it can become .grad)
-    captured: list = [None] * (len(inputs) if inputs is not None else 0)
-    for node, t, g in zip(root_nodes, roots, grads):
-        node, g = (node, t._output_nr) if t._output_nr else node, g._array if fast else g
-        buffers[node] = buffers[node] + g if node in buffers else g
+    buffers = Buffers(root_nodes, roots, grads, fast)
     grad_mode, _State.enabled = _State.enabled, create_graph  # rules record only for create_graph
     quiet = silence_numpy()  # no NumPy warnings: torch gives inf and nan silently
     try:
         for node in order:
-            grad = buffers.pop(node, None)
-            if node._several:  # a custom Function's node with several outputs: all their gradients
-                grad = gather_outputs(node, grad, buffers, fast, create_graph)
+            grad, own = buffers.take(node)  # what its consumers sent it, summed
             if grad is None:
                 continue  # nothing reached it (not on the way to an input)
-            own, hooked = node in owned, node._hooked
-            if hooked and (node._tensor_pre_hooks or node._retains is not None):
+            if node._hooked:  # its tensor's gradient is ready: its hooks and retain_grad
                 grad, own = call_tensor_hooks(node, grad, fast, create_graph), False
-            if targets and node in targets:
-                for i in targets[node]:
-                    captured[i] = grad if not node._several else grad[inputs[i]._output_nr or 0]
+            if wanted is not None and node in wanted.targets:
+                wanted.capture(node, grad)
             if type(node) is AccumulateGrad:
-                if accumulate and (inputs is None or node in targets):
-                    if hooked and node._pre_hooks:
+                if accumulate and (wanted is None or node in wanted.targets):
+                    if node._hooked and node._pre_hooks:
                         grad, own = call_pre_hooks(node, grad, fast), False
-                    accumulate_grad(node.variable, grad, create_graph, own)
-                    if hooked:
+                    accumulate_grad(node.variable, grad, create_graph, own)  # leaf.grad += grad
+                    if node._hooked:
                         call_leaf_hooks(node, grad, fast)
                 continue
-            if hooked and node._pre_hooks:
+            if node._hooked and node._pre_hooks:
                 grad = call_pre_hooks(node, grad, fast)
-            outs, outs_owned = node.run_rules(grad, needed, fast)
-            if hooked and node._post_hooks:
+            outs, owned = node.run_rules(grad, wanted and wanted.needed, fast)  # the chain rule
+            if node._hooked and node._post_hooks:
                 outs = call_post_hooks(node, outs, grad, fast)
-                outs_owned = [False] * len(outs)
+                owned = [False] * len(outs)
             if not keep_graph and node.saves:
                 node.release()
-            for (fn, k), g, g_owned in zip(node.next_functions, outs, outs_owned):
-                if g is None:
-                    continue
-                fn = (fn, k) if k else fn  # output k of a node with several outputs: buffered apart
-                if fn in buffers:  # two paths meet: add (a new array, owned)
-                    buffers[fn] = buffers[fn] + g
-                    if fast:
-                        owned.add(fn)
-                else:
-                    buffers[fn] = g
-                    if g_owned:
-                        owned.add(fn)
+            buffers.send(node, outs, owned)
     finally:
         _State.enabled = grad_mode
         restore_numpy(quiet)
-    return [as_tensor(c) for c in captured]
+    return wanted.results() if wanted is not None else []
 
 
-def gather_outputs(node: Node, grad: Any, buffers: dict, fast: bool, create_graph: bool) -> tuple | None:
+class Buffers:
+    """The gradient each node has received so far, summed where paths meet, and whether that sum is
+    an array nothing else holds (so that it can become a leaf's ``.grad`` without a copy)."""
+
+    def __init__(self, root_nodes: list[Node], roots: list[Tensor], grads: list[Tensor], fast: bool) -> None:
+        self.sums: dict[Any, Any] = {}  # node, or (node, k) for output k of a node with several
+        self.owned: set = set()
+        self.fast = fast
+        for node, t, g in zip(root_nodes, roots, grads):
+            node, g = (node, t._output_nr) if t._output_nr else node, g._array if fast else g
+            self.sums[node] = self.sums[node] + g if node in self.sums else g
+
+    def take(self, node: Node) -> tuple[Any, bool]:
+        """The gradient summed for ``node`` (a tuple, one per output, for a node with several), and
+        whether it is owned; (None, False) if nothing reached it."""
+        grad = self.sums.pop(node, None)
+        if node._several:
+            return gather_outputs(node, grad, self.sums, self.fast), False
+        return grad, node in self.owned
+
+    def send(self, node: Node, grads: list, owned: list[bool]) -> None:
+        """Send each input's gradient along ``next_functions``: add it to what that node has."""
+        for (fn, k), g, new in zip(node.next_functions, grads, owned):
+            if g is not None:
+                fn = (fn, k) if k else fn  # output k of a node with several outputs: buffered apart
+                if fn in self.sums:  # two paths meet: their sum is a new array
+                    self.sums[fn], new = self.sums[fn] + g, self.fast
+                else:
+                    self.sums[fn] = g
+                if new:
+                    self.owned.add(fn)
+
+
+class Wanted:
+    """``inputs=``: the nodes on a path to them (the others need not run), and the gradient each
+    input received (``autograd.grad`` returns them)."""
+
+    def __init__(self, inputs: list[Tensor], order: list[Node]) -> None:
+        self.inputs = inputs
+        self.targets: dict[Node, list[int]] = {}  # each input's node, and where it is in inputs
+        for i, t in enumerate(inputs):
+            self.targets.setdefault(t.grad_fn or t._grad_accumulator(), []).append(i)
+        self.needed = leading_to(order, self.targets)
+        self.captured: list = [None] * len(inputs)
+
+    def capture(self, node: Node, grad: Any) -> None:
+        for i in self.targets[node]:
+            self.captured[i] = grad if not node._several else grad[self.inputs[i]._output_nr or 0]
+
+    def results(self) -> list[Tensor | None]:
+        return [as_tensor(c) for c in self.captured]
+
+
+def gather_outputs(node: Node, grad: Any, buffers: dict, fast: bool) -> tuple | None:
     """The gradients of each output of a node with several (None if none got one), each after its
     tensor's hooks; buffered as ``node`` for output 0, ``(node, k)`` for output k."""
     grads = [grad] + [buffers.pop((node, k), None) for k in range(1, node._outputs[0])]
@@ -219,7 +243,7 @@ def gather_outputs(node: Node, grad: Any, buffers: dict, fast: bool, create_grap
         return None
     for k, place in node._places.items():
         if grads[k] is not None:
-            grads[k] = call_tensor_hooks(place, grads[k], fast, create_graph)
+            grads[k] = call_tensor_hooks(place, grads[k], fast, not fast)
     return tuple(grads)
 
 
@@ -236,7 +260,7 @@ def discover(root_nodes: list[Node]) -> tuple[list[Node], dict[Node, int], list[
             leaves.setdefault(node, 0)
             continue
         ops.append(node)
-        if node._freed or ((node._versions or node._result_ref is not None) and node.stale()):
+        if node._freed or ((node._versions or node._result_version is not None) and node.stale()):
             broken.append(node)
         for fn, _ in node.next_functions:
             if type(fn) is AccumulateGrad:
@@ -321,14 +345,7 @@ def call_tensor_hooks(node: Node, grad: Any, fast: bool, create_graph: bool) -> 
         if r is not None:
             if not isinstance(r, Tensor):
                 raise TypeError(f"expected Variable, but hook returned '{type_of(r)}'")
-            new, old = (r._array, grad) if fast else (r._array, grad._array)
-            if new.shape != old.shape:
-                raise RuntimeError(f"hook '{_name(hook)}' has changed the size of value")
-            if new.dtype != old.dtype:
-                raise RuntimeError(
-                    f"hook '{_name(hook)}' has changed the type of value (was {type_name(old.dtype)} "
-                    f"got {type_name(new.dtype)})"
-                )
+            check_hook_value(hook, r._array, grad if fast else grad._array)
             grad = r._array if fast else r
     if node._retains is not None:
         retained = node._retains()
@@ -352,7 +369,7 @@ def call_pre_hooks(node: Node, grad: Any, fast: bool) -> Any:
     """Before a node runs: ``hook(grad_outputs)``; a returned tuple replaces them."""
     grads = grad if node._several else (grad,)  # one per output of the node
     for hook in list(node._pre_hooks.values()):
-        r = _hook_result(hook, hook(tuple(as_tensor(g) for g in grads)), len(grads))
+        r = hook_result(hook, hook(tuple(as_tensor(g) for g in grads)), len(grads))
         if r is not None:
             grads = tuple(None if g is None else g._array if fast else g for g in r)
     return grads if node._several else grads[0]
@@ -362,39 +379,9 @@ def call_post_hooks(node: Node, outs: list, grad: Any, fast: bool) -> list:
     """After a node ran: ``hook(grad_inputs, grad_outputs)``; a returned tuple replaces grad_inputs."""
     for hook in list(node._post_hooks.values()):
         grad_outputs = tuple(as_tensor(g) for g in (grad if node._several else (grad,)))
-        r = _hook_result(hook, hook(tuple(as_tensor(g) for g in outs), grad_outputs), len(outs))
+        r = hook_result(hook, hook(tuple(as_tensor(g) for g in outs), grad_outputs), len(outs))
         if r is not None:
             if any(g is None and new is not None for g, new in zip(outs, r)):
                 raise RuntimeError("can't replace a None gradient with a non-None value")
             outs = [None if new is None else new._array if fast else new for new in r]
     return outs
-
-
-def _hook_result(hook: Callable, result: Any, expected: int) -> tuple | None:
-    if result is None:
-        return None
-    if not isinstance(result, tuple):
-        raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
-    if len(result) != expected:
-        raise RuntimeError(
-            f"hook '{_name(hook)}' has returned an incorrect number of values "
-            f"(got {len(result)}, but expected {expected})"
-        )
-    return result
-
-
-def _name(hook: Callable) -> str:
-    return getattr(hook, "__name__", type(hook).__name__)
-
-
-_warned: set[str] = set()
-
-
-def _warn_once(message: str) -> None:
-    """Warn once per process (as torch's TORCH_WARN_ONCE), at the user's line that called backward."""
-    if message not in _warned:
-        _warned.add(message)
-        frame, level = sys._getframe(1), 2
-        while frame is not None and frame.f_globals.get("__name__", "").startswith("gradbook"):
-            frame, level = frame.f_back, level + 1
-        warnings.warn(message, UserWarning, stacklevel=level)

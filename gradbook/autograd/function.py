@@ -35,9 +35,8 @@ import numpy as np
 from .._messages import FREED_ERROR
 from ..ops import ToCopyBackward0, unbroadcast
 from ..tensor import Tensor
-from .engine import Node, creation_order
-from .grad_mode import _State, no_grad
-from .graph import OutputPlace, SeveralOutputs
+from .grad_mode import _State, check_saving, no_grad
+from .graph import Node, OutputPlace, SeveralOutputs, creation_order
 
 
 class Function:
@@ -102,6 +101,9 @@ class BackwardCFunction(SeveralOutputs, Node):
     def save_for_backward(self, *tensors: Any) -> None:
         """Keep tensors for backward; read them back as ``ctx.saved_tensors``."""
         self._saved = tensors
+        for t in tensors:
+            if t is not None:
+                check_saving(t)
         self._versions = tuple((t, t._version) for t in tensors if t is not None)
 
     @property

@@ -28,6 +28,7 @@ from typing import Any
 from .._dispatch import stack
 from .._factories import zeros_like
 from ..tensor import Tensor
+from .engine import grad
 from .grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
@@ -124,7 +125,6 @@ def _autograd_grad(
     pairs = [(out, g) for out, g in zip(outputs, grad_outputs) if out is not None and out.requires_grad]
     if not pairs:
         return (None,) * len(inputs)
-    from . import grad  # autograd/__init__.py imports this module before it defines grad
 
     return grad(
         [out for out, _ in pairs],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -31,19 +30,16 @@ def is_inference_mode_enabled() -> bool:
 class InferenceVersion(list):
     """The version counter (``Tensor._vc``) of a tensor made under ``inference_mode``: its type is
     the mark ``Tensor.is_inference()`` reads, and views and detached copies share it, as in torch.
-    It counts nothing: reading the version raises torch's error (saving the tensor for backward
-    reads it, so that refuses too), and in-place changes are refused outside inference mode."""
+    It counts nothing: reading the version outside inference mode raises torch's error (saving
+    the tensor for backward reads it: the saving code names that error, ``check_saving``), and
+    in-place changes are refused outside inference mode."""
 
     def __getitem__(self, i: Any) -> Any:
         if i != 0:
             return super().__getitem__(i)  # the live views of this memory
         if _State.inference:
             return 0
-        caller = sys._getframe(1)
-        if caller.f_code.co_name == "_version":  # through the Tensor._version property
-            caller = caller.f_back
-        saving = caller is not None and caller.f_code.co_name in ("_record", "save_for_backward")
-        raise RuntimeError(INFERENCE_SAVED_ERROR if saving else INFERENCE_VERSION_ERROR)
+        raise RuntimeError(INFERENCE_VERSION_ERROR)
 
     def __setitem__(self, i: Any, value: Any) -> None:
         if i != 0:
@@ -52,28 +48,11 @@ class InferenceVersion(list):
             raise RuntimeError(INFERENCE_INPLACE_ERROR)
 
 
-def _make_inference(array: Any, grad_fn: Any = None) -> Any:
-    """``Tensor._make`` inside inference mode: the new tensor is an inference tensor."""
-    t = _make(array, grad_fn)
-    t._vc = InferenceVersion([0])
-    return t
-
-
-def _switch_inference(on: bool) -> None:
-    """Turn inference mode on or off: inside it, every new tensor is made by ``_make_inference``
-    (the switch costs nothing outside it)."""
-    global _make
-    from ..tensor import Tensor
-
-    if on and not _State.inference:
-        _make = Tensor._make
-        Tensor._make = staticmethod(_make_inference)
-    elif not on and _State.inference:
-        Tensor._make = staticmethod(_make)
-    _State.inference = on
-
-
-_make: Any = None  # the plain Tensor._make, while inference mode replaces it
+def check_saving(t: Any) -> None:
+    """Refuse to save ``t`` for backward if it is an inference tensor outside inference mode, with
+    torch's error for that (called where a tensor is saved: ``Op._record``, ``save_for_backward``)."""
+    if type(t._vc) is InferenceVersion and not _State.inference:
+        raise RuntimeError(INFERENCE_SAVED_ERROR)
 
 
 class _GradMode:
@@ -172,11 +151,10 @@ class inference_mode(_GradMode):
     def __enter__(self) -> None:
         self.prev = (_State.enabled, _State.inference)
         _State.enabled = not self.mode  # as torch: False turns grad on
-        _switch_inference(self.mode)
+        _State.inference = self.mode  # Tensor._make marks the tensors made inside
 
     def __exit__(self, *exc: object) -> None:
-        _State.enabled = self.prev[0]
-        _switch_inference(self.prev[1])
+        _State.enabled, _State.inference = self.prev
 
     def __call__(self, fn: F) -> F:
         mode = self.mode

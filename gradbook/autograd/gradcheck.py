@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
+from .engine import as_list, grad
 
 
 class GradcheckError(RuntimeError):
@@ -40,7 +41,6 @@ def gradcheck(
     >>> torch.autograd.gradcheck(lambda x: (x * x.sin()).sum(), (x,))
     True
     """
-    from . import _as_list, grad  # autograd/__init__ imports this module before it defines them
 
     given = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     for i, t in enumerate(given):  # torch computes in the inputs' own dtype, and says float32 is too coarse
@@ -64,7 +64,7 @@ def gradcheck(
 
     def run() -> list[np.ndarray]:
         out = fn(*args)
-        return [o._array.astype(np.float64).ravel().copy() for o in _as_list(out)]
+        return [o._array.astype(np.float64).ravel().copy() for o in as_list(out)]
 
     def numerical_jacobian(k: int, x: Tensor) -> np.ndarray:
         """Row j: (f(x + ε eⱼ) - f(x - ε eⱼ)) / 2ε for output k, one column per output element."""
@@ -85,7 +85,7 @@ def gradcheck(
             raise GradcheckError(msg)
         return False
 
-    outs = _as_list(fn(*args))
+    outs = as_list(fn(*args))
     differentiable = [k for k, out in enumerate(outs) if out.requires_grad]
     if not differentiable:  # as torch: then every numerical derivative must be 0
         for k in range(len(outs)):
@@ -148,12 +148,11 @@ def gradgradcheck(
     >>> torch.autograd.gradgradcheck(lambda x: x.sin() * x, (x,))
     True
     """
-    from . import _as_list, grad
 
     given = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     if grad_outputs is None:
         rng = np.random.default_rng(0)  # its own generator: a check does not move the user's seed
-        outs = [o for o in _as_list(func(*given)) if o.requires_grad]
+        outs = [o for o in as_list(func(*given)) if o.requires_grad]
         dtypes = [o._array.dtype if o.is_floating_point() else np.float64 for o in outs]
         seeds = tuple(
             Tensor._make(rng.uniform(-1, 1, o._array.shape).astype(dt)).requires_grad_() for o, dt in zip(outs, dtypes)
@@ -164,7 +163,7 @@ def gradgradcheck(
     differentiable = [i for i, x in enumerate(given) if isinstance(x, Tensor) and x.requires_grad]
 
     def first_derivative(*args: Any) -> tuple:
-        outputs = [o for o in _as_list(func(*args[:-n])) if o.requires_grad]
+        outputs = [o for o in as_list(func(*args[:-n])) if o.requires_grad]
         grads = grad(outputs, [args[i] for i in differentiable], list(args[-n:]), create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None)
 

@@ -23,8 +23,8 @@ from typing import Any
 from .. import _device, _factories
 from .._dtypes import dtype as _dtype
 from .._dtypes import float32, float64, to_dtype, type_name
-from ..autograd.engine import RemovableHandle
 from ..autograd.grad_mode import _State, no_grad
+from ..autograd.graph import RemovableHandle
 from ..tensor import Tensor
 from . import _ops, functional, init, utils
 

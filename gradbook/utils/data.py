@@ -30,9 +30,9 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from .. import _distributions, _random
+from .. import _distributions
 from .._dtypes import float64
-from .._factories import as_tensor, randperm, tensor
+from .._factories import Generator, as_tensor, default_generator, generator_of, randperm, tensor
 from .._functions import stack
 from ..tensor import Tensor
 
@@ -273,8 +273,8 @@ class DataLoader:
         n = len(self.dataset)
         gen = self.generator
         if gen is None:
-            seed = int(_distributions.random_bits(_random.default_generator, 1, np.int64)[0])
-            gen = _random.Generator().manual_seed(seed)
+            seed = int(_distributions.random_bits(default_generator, 1, np.int64)[0])
+            gen = Generator().manual_seed(seed)
         yield from randperm(n, generator=gen).tolist()
         randperm(n, generator=gen)  # exhausted, torch's sampler draws one more permutation (for 0 samples)
 
@@ -295,7 +295,7 @@ class DataLoader:
 
     def __iter__(self) -> Iterator[Any]:
         # torch's iterator starts by drawing a seed for its worker processes, even with none
-        _distributions.random_bits(_random.generator(self.generator, "random_"), 1, np.int64)
+        _distributions.random_bits(generator_of(self.generator, "random_"), 1, np.int64)
         return self._epoch()
 
     def _epoch(self) -> Iterator[Any]:
