@@ -3,7 +3,7 @@
 
 Each row draws the same amount three ways, interleaved (gradbook, NumPy, torch, gradbook, ...) so
 that a busy machine slows all three alike, with BLAS and torch pinned to one thread; the table
-prints medians in milliseconds and gradbook's time over NumPy's. The target (issue 12):
+prints medians in milliseconds and gradbook's time over NumPy's. The target:
 ``randn(1024, 784)`` within 2× of NumPy's ``standard_normal`` of the same size.
 
     python benchmarks/random_speed.py           # about 20 s

@@ -294,6 +294,14 @@ def _negative_axis_offset(self, out, axis):
     _add(self, grad)
 
 
+def _axis_one_or_zero(self, out, axis):  # right in 2-D only: every axis but 0 taken as axis 1
+    _add(self, out.grad if axis is None else (out.grad[None] if axis == 0 else out.grad[:, None]))
+
+
+def _negative_axis_for_2d(self, out, axis):  # a negative axis made positive as if x were 2-D
+    _add(self, out.grad if axis is None else np.expand_dims(out.grad, axis if axis >= 0 else axis + 2))
+
+
 def _stub(self, out, axis):
     raise NotImplementedError()
 
@@ -316,6 +324,8 @@ OtherAxisSum = _with_sum("OtherAxisSum", _other_axis)
 RowOrColumnSum = _with_sum("RowOrColumnSum", _row_or_column)
 PositiveAxisSum = _with_sum("PositiveAxisSum", _positive_axis)
 NegativeAxisOffsetSum = _with_sum("NegativeAxisOffsetSum", _negative_axis_offset)
+AxisOneOrZeroSum = _with_sum("AxisOneOrZeroSum", _axis_one_or_zero)
+NegativeAxisFor2dSum = _with_sum("NegativeAxisFor2dSum", _negative_axis_for_2d)
 StubSum = _with_sum("StubSum", _stub)
 CrashingSum = _with_sum("CrashingSum", _crash)
 NanSum = _with_sum("NanSum", _nan)
@@ -346,6 +356,8 @@ ARRAY_WRONG = [
     RowOrColumnSum,
     PositiveAxisSum,
     NegativeAxisOffsetSum,
+    AxisOneOrZeroSum,
+    NegativeAxisFor2dSum,
     StubSum,
     CrashingSum,
     NanSum,

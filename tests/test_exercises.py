@@ -301,7 +301,7 @@ def test_one_call_instead_of_three_is_told_that_gradients_accumulate():
 
 
 def test_the_seeds_printed_value_is_told_that_x_is_3_here():
-    """The lesson prints 12 for x = 2 just above the check, which asks for x = 3 (issue 26)."""
+    """The lesson prints 12 for x = 2 just above the check, which asks for x = 3."""
     assert "what the seed program printed at x = 2" in message(ex.check_grad_after_three_calls, 12.0)
 
 
@@ -1094,7 +1094,7 @@ def _package_values() -> list[tuple[str, object]]:
 
 
 def test_nothing_importable_from_the_package_passes_a_check():
-    """Item 8 of issue 25: no reference solution or worked answer is importable. Each module
+    """No reference solution or worked answer is importable. Each module
     attribute, and each zero-argument function's result, is handed to every check as the answer."""
     from gradbook.exercises import exercises as all_exercises
 

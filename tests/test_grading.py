@@ -424,7 +424,7 @@ def test_a_blank_submission_gets_zero_and_is_not_flagged(graded):
 
 
 def test_the_scan_finds_nothing_in_any_released_notebook(graded):
-    """Issue 25 item 8: starter code never trips the scan (08's answer cell says Value.__mul__ = mul)."""
+    """Starter code never trips the scan (08's answer cell says Value.__mul__ = mul)."""
     import nbformat
 
     root = graded[0]

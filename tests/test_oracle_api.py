@@ -1,4 +1,4 @@
-"""torch's API surface that lessons reach for (issue 11), one line per case, torch decides.
+"""torch's API surface that lessons reach for, one line per case, torch decides.
 
 Each case runs on gradbook and on torch; the outcomes must be equal: values (tensors as dtype,
 shape, values, requires_grad), reprs with ``torch.`` read as ``gradbook.``, or the exception's type
@@ -551,7 +551,7 @@ CASES = {
     "unpack returning a number": lambda T: (
         lambda x: _with_hooks(T, lambda t: t, lambda p: 5, lambda: x.sin()).sum().backward()
     )(leaf(T, [1.0])),
-    # ------------------------------------------------ random draws: shapes, dtypes, errors (values: issue 12)
+    # ------------------------------------------------ random draws: shapes, dtypes, errors (values: test_random_torch.py)
     "manual_seed returns a Generator": lambda T: repr(T.manual_seed(3)).split(" object at")[0],
     "initial_seed after manual_seed": lambda T: (T.manual_seed(3), T.initial_seed())[1],
     "Generator()": lambda T: (repr(T.Generator()).split(" object at")[0], T.Generator().initial_seed()),

@@ -1,4 +1,4 @@
-"""Seeded random numbers are torch's (issue 12): one line per case, torch decides, bit for bit.
+"""Seeded random numbers are torch's: one line per case, torch decides, bit for bit.
 
 Each case runs after ``manual_seed(seed)`` on gradbook and on torch; every tensor it returns must
 hold the same bits (same dtype, shape and values). The oracle group is skipped without torch; the

@@ -1,6 +1,6 @@
 """What a player costs the browser: the bytes of widget state it sends and the widgets it makes.
 
-Issue 14's targets: a 600-node pass animated in full in at most 1 MB of state, and a number of
+The targets: a 600-node pass animated in full in at most 1 MB of state, and a number of
 widgets that does not grow with the graph. These tests fail past twice the targets (machines
 differ in Graphviz's version, hence in the SVG's bytes); ``benchmarks/widgets.py`` prints the
 measured sizes at 50, 600 and 5,000 nodes.

@@ -173,6 +173,9 @@ _CASES: tuple[tuple[str, Callable[..., Any], str, tuple[tuple[int, ...], ...], s
     ("(q.sum(1) * w).mean()", lambda q, w: (q.sum(1) * w).mean(), "qw", ((3, 3), (3,)), _AXIS),  # q is square
     ("(x.sum(1) * w).mean()", lambda x, w: (x.sum(1) * w).mean(), "xw", ((2, 3, 4), (2, 4)), _AXIS),  # 3-D
     ("(x.sum(-1) * w).mean()", lambda x, w: (x.sum(-1) * w).mean(), "xw", ((3, 4), (3,)), _NEGATIVE),
+    ("(x.sum(2) * w).mean()", lambda x, w: (x.sum(2) * w).mean(), "xw", ((2, 3, 4), (2, 3)), _AXIS),  # 3-D, last
+    ("(x.sum(-1) * w).mean()", lambda x, w: (x.sum(-1) * w).mean(), "xw", ((2, 3, 4), (2, 3)), _NEGATIVE),  # 3-D
+    ("(x.sum(-2) * w).mean()", lambda x, w: (x.sum(-2) * w).mean(), "xw", ((2, 3, 4), (2, 4)), _NEGATIVE),  # 3-D
     ("(x.sum(0) * x.sum(0)).mean()", lambda x: (x.sum(0) * x.sum(0)).mean(), "x", ((2, 3),), _REUSE),
     (
         "((x @ w).tanh().sum(1) * v).mean()",
