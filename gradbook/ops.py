@@ -119,9 +119,10 @@ class Op(Node):
             else:  # the saved tensors, so that the rule is recorded in turn (create_graph)
                 args = [self.result if name == "result" else d[name] for name in reads]
             g = rule(self, grad, *args)
-            if (g if fast else g._array).shape != shape:
+            a = g if fast else g._array
+            if a.shape != shape:
                 g = unbroadcast(g, shape)
-            if (g if fast else g._array).dtype != dtype:
+            if a.dtype != dtype:
                 g = g.astype(dtype) if fast else g.to(dtype)
             grads.append(g)
             owned.append(fast and g.base is None and g is not grad and id(g) not in map(id, args))  # a new array
