@@ -283,13 +283,10 @@ def binary(cls: type[ops.Op], a: Tensor, b: Any, **params: Any) -> Tensor:
 
 def _promoting(cls: type[ops.Op], a: Tensor, b: Tensor, want: np.dtype | None = None, **params: Any) -> Tensor:
     """``cls.apply(a, b)`` with its result in torch's promoted dtype (or ``want``)."""
-    out = cls.apply(a, b, **params)
     x, y = a._array, b._array
     if x.dtype != y.dtype or want is not None:
         want = want if want is not None else promoted(x, y)
-        if out._array.dtype != want:
-            out._array = out._array.astype(want)
-    return out
+    return cls.apply(a, b, out_dtype=want, **params)
 
 
 def add(a: Tensor, b: Any, alpha: Any = 1) -> Tensor:
@@ -321,12 +318,8 @@ def div(a: Tensor, b: Any) -> Tensor:
     if not operand(b):
         return NotImplemented
     a, b = pair(a, b)
-    out = ops.DivBackward0.apply(a, b)
     want = promoted(a._array, b._array)
-    want = want if want.kind == "f" else default_float()
-    if out._array.dtype != want:
-        out._array = out._array.astype(want)
-    return out
+    return ops.DivBackward0.apply(a, b, out_dtype=want if want.kind == "f" else default_float())
 
 
 def rdiv(a: Tensor, b: Any) -> Tensor:
@@ -350,11 +343,10 @@ def remainder(a: Tensor, b: Any) -> Tensor:
     number = not isinstance(b, Tensor)
     a, b = pair(a, b)
     _integer_division(a, b)
+    want = promoted(a._array, b._array)
     if number:
-        out = ops.RemainderBackward0.apply(a, other=b._array)
-    else:
-        out = ops.RemainderBackward1.apply(a, b)
-    return _in_promoted_dtype(out, a, b)
+        return ops.RemainderBackward0.apply(a, other=b._array, out_dtype=want)
+    return ops.RemainderBackward1.apply(a, b, out_dtype=want)
 
 
 def floor_divide(a: Tensor, b: Any, reflected: bool = False) -> Tensor:
@@ -378,20 +370,11 @@ def _not_differentiable(op: str, ufunc: Any, a: Tensor, b: Any, reflected: bool)
     a, b = pair(a, b)
     x, y = (b, a) if reflected else (a, b)
     _integer_division(x, y)
-    if number:
-        out = ops.NotImplementedBackward.apply(
-            a, compute=lambda t: ufunc(*((b._array, t) if reflected else (t, b._array))), op=op
-        )
-    else:
-        out = ops.NotImplementedBackward.apply(x, y, compute=ufunc, op=op)
-    return _in_promoted_dtype(out, a, b)
-
-
-def _in_promoted_dtype(out: Tensor, a: Tensor, b: Tensor) -> Tensor:
     want = promoted(a._array, b._array)
-    if out._array.dtype != want:
-        out._array = out._array.astype(want)
-    return out
+    if number:
+        compute = lambda t: ufunc(*((b._array, t) if reflected else (t, b._array)))  # noqa: E731
+        return ops.NotImplementedBackward.apply(a, compute=compute, op=op, out_dtype=want)
+    return ops.NotImplementedBackward.apply(x, y, compute=ufunc, op=op, out_dtype=want)
 
 
 def pow(a: Tensor, exponent: Any) -> Tensor:  # noqa: A001
@@ -465,10 +448,7 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:  # noqa: A002
     a, b = lift(input, like), lift(other, like)
     broadcast_check(cond.shape, a._array.shape)  # torch broadcasts condition, input, other in turn
     broadcast_check(np.broadcast_shapes(cond.shape, a._array.shape), b._array.shape)
-    out = ops.WhereBackward0.apply(a, b, condition=cond.astype(bool))
-    if a._array.dtype != b._array.dtype:
-        out._array = out._array.astype(promoted(a._array, b._array))
-    return out
+    return ops.WhereBackward0.apply(a, b, condition=cond.astype(bool), out_dtype=promoted(a._array, b._array))
 
 
 def clamp(t: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
@@ -1271,17 +1251,14 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                     f"Sizes of tensors must match except in dimension {d}. Expected size "
                     f"{first._array.shape[k]} but got size {x._array.shape[k]} for tensor number {i} in the list."
                 )
-    return _joined(ops.CatBackward0.apply(*tensors, dim=d, sizes=[x._array.shape[d] for x in tensors]), tensors)
+    sizes = [x._array.shape[d] for x in tensors]
+    return ops.CatBackward0.apply(*tensors, dim=d, sizes=sizes, out_dtype=_joined(tensors))
 
 
-def _joined(out: Tensor, tensors: list[Tensor]) -> Tensor:
-    """cat/stack's result in torch's promoted dtype (NumPy makes int64 with float32 float64)."""
+def _joined(tensors: list[Tensor]) -> Any:
+    """cat/stack's result dtype, torch's promotion (NumPy makes int64 with float32 float64)."""
     dtypes = {x._array.dtype for x in tensors}
-    if len(dtypes) > 1:
-        want = functools.reduce(promote_types, dtypes)
-        if out._array.dtype != want:
-            out._array = out._array.astype(want)
-    return out
+    return functools.reduce(promote_types, dtypes) if len(dtypes) > 1 else None
 
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
@@ -1295,7 +1272,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                 f"stack expects each tensor to be equal size, but got {list(tensors[0]._array.shape)} "
                 f"at entry 0 and {list(x._array.shape)} at entry {i}"
             )
-    return _joined(ops.StackBackward0.apply(*tensors, dim=check_dim(dim, tensors[0].ndim + 1)), tensors)
+    return ops.StackBackward0.apply(*tensors, dim=check_dim(dim, tensors[0].ndim + 1), out_dtype=_joined(tensors))
 
 
 def _tensor_list(tensors: Sequence[Any], caller: str) -> list[Tensor]:

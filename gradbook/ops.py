@@ -46,13 +46,14 @@ class Op(Node):
     forward: ClassVar[Callable[..., Any]]
     _vjps: ClassVar[tuple[Callable[..., Any], ...]] = ()
     _reads: ClassVar[tuple[tuple[str, ...], ...]] = ()  # what each rule reads, after (node, g)
-    _saved_inputs: ClassVar[tuple[tuple[str, int, int], ...]] = ()  # (name, position, readers)
+    _inputs_kept: ClassVar[tuple[tuple[str, int, int], ...]] = ()  # (name, position, readers)
     _saves_result: ClassVar[bool] = False
     view: ClassVar[bool] = False  # its result shares the input's memory (x[0], x.t(), x.view(...))
 
     @classmethod
-    def apply(cls, *tensors: Tensor, **params: Any) -> Tensor:
-        """Compute the op; if an input requires grad (and grad mode is on), record a node for it."""
+    def apply(cls, *tensors: Tensor, out_dtype: Any = None, **params: Any) -> Tensor:
+        """Compute the op (its result cast to ``out_dtype``, torch's promotion, where NumPy's differs);
+        if an input requires grad (and grad mode is on), record a node for it."""
         quiet = silence_numpy()  # no NumPy warnings: torch gives inf and nan silently
         try:
             if len(tensors) == 2:  # the common cases, without building an argument list
@@ -63,8 +64,8 @@ class Op(Node):
                 out = cls.forward(*map(_array_of, tensors), **params)
         finally:
             restore_numpy(quiet)
-        if type(out) is not np.ndarray:
-            out = np.asarray(out)  # NumPy gives scalars for 0-d results
+        if type(out) is not np.ndarray or (out_dtype is not None and out.dtype != out_dtype):
+            out = np.asarray(out, dtype=out_dtype)  # NumPy gives scalars for 0-d results
         if _State.enabled:
             for t in tensors:
                 if t.requires_grad:
@@ -89,9 +90,9 @@ class Op(Node):
                 edges.append((None, 0))
             meta.append((t._array.shape, t._array.dtype))  # the shape and dtype its gradient must have
         d["next_functions"], d["_meta"] = tuple(edges), meta
-        if cls._saved_inputs:
+        if cls._inputs_kept:
             versions = d["_versions"] = []  # each saved input and its version, to tell later if it changed
-            for name, i, readers in cls._saved_inputs:
+            for name, i, readers in cls._inputs_kept:
                 t = d[name] = tensors[i] if needs & readers else None  # kept if a needed gradient reads it
                 if t is not None:  # (None: not saved, as in torch)
                     if type(t._vc) is InferenceVersion:
@@ -164,19 +165,19 @@ class Op(Node):
             cls._reads = tuple(_reads(cls, rule) for rule in cls._vjps)
         else:  # a variadic op makes its rules per node; they read nothing saved
             cls._reads = property(lambda node: ((),) * len(node.next_functions))
-        cls._saved_inputs = tuple(
+        cls._inputs_kept = tuple(
             (name, cls.inputs.index(name), sum(1 << j for j, names in enumerate(cls._reads) if name in names))
             for name in cls.saves
             if name in cls.inputs
         )
         cls._saves_result = "result" in cls.saves
         for name in cls.saves:  # torch's _saved_<name>: readable until freed
-            setattr(cls, f"_saved_{name}", property(lambda node, name=name: node._saved(name)))
+            setattr(cls, f"_saved_{name}", property(lambda node, name=name: node._read_saved(name)))
         for name in _params(cls):
             if name not in cls.saves:
                 setattr(cls, f"_saved_{name}", property(lambda node, name=name: getattr(node, name, None)))
 
-    def _saved(self, name: str) -> Any:
+    def _read_saved(self, name: str) -> Any:
         d = self.__dict__
         if ("_result" if name == "result" else name) not in d:
             raise RuntimeError(FREED_ERROR)
@@ -201,7 +202,7 @@ def _pack(node: Op, result: Tensor) -> Tensor:
     saved, not the tensor (nor its version: the hooks own the values now)."""
     pack, unpack = _State.saved_hooks[-1]
     d, packed = node.__dict__, {}
-    for name, _, _ in type(node)._saved_inputs:
+    for name, _, _ in type(node)._inputs_kept:
         if d[name] is not None and type(d[name]) is not WrappedNumber:  # x * 2's 2 is not packed
             packed[name], d[name] = (pack(d[name]), unpack), _PACKED
     if type(node)._saves_result:
@@ -253,6 +254,8 @@ def _reads(cls: type[Op], rule: Callable) -> tuple[str, ...]:
 
 def _params(cls: type[Op]) -> list[str]:
     """The names of ``forward``'s non-tensor arguments (what ``_saved_<param>`` reads)."""
+    if isinstance(cls.forward, np.ufunc):  # a NumPy ufunc: tensors only (its keywords are NumPy's)
+        return []
     try:
         ps = list(inspect.signature(cls.forward).parameters.values())
     except (TypeError, ValueError):  # a NumPy ufunc: tensors only

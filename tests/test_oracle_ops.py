@@ -298,6 +298,9 @@ ARITHMETIC = [
     case("pow_tensor_bcast", lambda T, x, y: x**y, pos(2, 3), (3,), second=True),
     case("pow_tensor_0d", lambda T, x, y: x**y, pos(3), (), second=True),
     case("pow_method", lambda T, x: x.pow(2), (3,), second=True),
+    # a float32 base, an int64 exponent: the result and what PowBackward1 saves of it are float32
+    case("pow_int_tensor_exponent", lambda T, x, e: x**e, pos(3), ints(3, low=0, high=4)),
+    case("where_f32_f64", lambda T, x, y: T.where(x > 0, x, y), (3,), randn(3, dtype=np.float64)),
     case("rpow_number", lambda T, x: 2**x, (2, 3), second=True),
     case("rpow_frac_base", lambda T, x: 0.5**x, (3,), second=True),
     case("pow_at_zero", lambda T, x: x**2, val([0.0, 1.0, -2.0])),
@@ -918,3 +921,92 @@ def test_sgd(momentum: float) -> None:
         for (name, g), (_, t) in zip(gm.named_parameters(), tm.named_parameters()):
             assert_same_tensor(g, t, f"{name} after step {step}")
             assert g.is_leaf and g.requires_grad and g.grad_fn is None
+
+
+# ---------------------------------------------------------------- what each node saves
+
+
+def _node_pairs(a: Any, b: Any, seen: set) -> Any:
+    """The nodes of two graphs of the same structure, pairwise (gradbook's, torch's)."""
+    if a is None or b is None or id(a) in seen:
+        return
+    seen.add(id(a))
+    yield a, b
+    for (x, _), (y, _) in zip(a.next_functions, b.next_functions):
+        yield from _node_pairs(x, y, seen)
+
+
+def _saved_names(node: Any) -> set[str]:
+    return {n for n in dir(node) if n.startswith("_saved_")}
+
+
+# What gradbook's nodes show under a _saved_ name that torch's do not: the op's parameters, which
+# torch keeps under other names (a shape as _saved_self_sym_sizes) or not at all. This list may
+# only shrink (torch's names are the goal).
+NOT_TORCHS_NAMES = {
+    "CatBackward0": {"_saved_sizes"},
+    "DotBackward0": {"_saved_out"},
+    "ExpandBackward0": {"_saved_size"},
+    "FillBackward2": {"_saved_value"},
+    "PowBackward2": {"_saved_base"},
+    "RsubBackward1": {"_saved_other"},
+    "SqueezeBackward0": {"_saved_dim", "_saved_shape"},
+    "SqueezeBackward1": {"_saved_shape"},
+    "SqueezeBackward2": {"_saved_shape"},
+    "SqueezeBackward4": {"_saved_shape"},
+    "ToCopyBackward0": {"_saved_dtype"},
+    "ViewBackward0": {"_saved_dim", "_saved_shape"},
+    "ZeroBackward0": {"_saved_device", "_saved_dtype", "_saved_order", "_saved_shape", "_saved_subok"},
+}
+# Saved values torch keeps as tensors and gradbook as NumPy arrays (same name, same values; max's
+# and min's indices without keepdim's dimension).
+NOT_TENSORS = {
+    ("WhereBackward0", "_saved_condition"),
+    ("MaxBackward0", "_saved_indices"),
+    ("MinBackward0", "_saved_indices"),
+}
+FOUND: dict[str, set[str]] = {}
+
+
+@pytest.mark.parametrize("fn, specs, opts", [c for c in ALL_CASES if c.values[2].get("names", True)])
+def test_each_node_saves_under_torchs_names_in_torchs_dtypes(fn: Callable[..., Any], specs: tuple, opts: dict) -> None:
+    """Every ``_saved_*`` a gradbook node has, torch's node has too (but ``NOT_TORCHS_NAMES``), and a
+    saved tensor has torch's dtype and shape (a saved result: the result's). torch may save more
+    (``_saved_self_sym_sizes``: a shape gradbook reads from its own records). A Python number an op
+    saved is a 0-d tensor in both: torch keeps it as an int64 or float64 "wrapped number", gradbook
+    in the op's dtype (not compared)."""
+    built = _build(specs, np.random.default_rng(0))
+    outs = {}
+    for T in LIBS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            outs[T] = _outputs(fn(T, *_leaves(T, built)))
+    for g_out, t_out in zip(outs[gradbook], outs[torch]):
+        for g_node, t_node in _node_pairs(g_out.grad_fn, t_out.grad_fn, set()):
+            kind = type(g_node).__name__
+            extra = _saved_names(g_node) - _saved_names(t_node)
+            assert extra <= NOT_TORCHS_NAMES.get(kind, set()), (kind, extra)
+            FOUND.setdefault(kind, set()).update(extra)
+            for name in sorted(_saved_names(g_node) - extra):
+                g_value, t_value = getattr(g_node, name), getattr(t_node, name)
+                if isinstance(g_value, gradbook.ops.WrappedNumber) or not isinstance(t_value, torch.Tensor):
+                    continue
+                if (kind, name) in NOT_TENSORS:
+                    assert isinstance(g_value, np.ndarray), (kind, name)
+                    assert g_value.ravel().tolist() == t_value.flatten().tolist(), (kind, name)
+                    continue
+                assert isinstance(g_value, gradbook.Tensor), (kind, name, g_value)
+                assert _dtype_name(g_value) == _dtype_name(t_value), (kind, name, g_value.dtype, t_value.dtype)
+                assert tuple(g_value.shape) == tuple(t_value.shape), (kind, name)
+
+
+def test_the_list_of_names_torch_lacks_names_only_what_gradbook_still_shows():
+    """Run after the cases above: every entry of NOT_TORCHS_NAMES was seen (an entry fixed in gradbook
+    must leave the list)."""
+    if not FOUND:
+        pytest.skip("runs after test_each_node_saves_under_torchs_names_in_torchs_dtypes")
+    assert {k: v for k, v in FOUND.items() if v} == NOT_TORCHS_NAMES
+
+
+def _dtype_name(t: Any) -> str:
+    return str(t.dtype).split(".")[-1]
