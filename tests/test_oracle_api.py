@@ -551,7 +551,7 @@ CASES = {
     "unpack returning a number": lambda T: (
         lambda x: _with_hooks(T, lambda t: t, lambda p: 5, lambda: x.sin()).sum().backward()
     )(leaf(T, [1.0])),
-    # ------------------------------------------------ random draws: shapes, dtypes, errors (values: test_random_torch.py)
+    # ------------------------------------------------ random draws: shape, dtype, errors (values: test_random_torch.py)
     "manual_seed returns a Generator": lambda T: repr(T.manual_seed(3)).split(" object at")[0],
     "initial_seed after manual_seed": lambda T: (T.manual_seed(3), T.initial_seed())[1],
     "Generator()": lambda T: (repr(T.Generator()).split(" object at")[0], T.Generator().initial_seed()),
