@@ -63,11 +63,6 @@ from .modules import (
     Softsign,
     Tanh,
 )
-from .modules.conv import _ConvNd as _ConvNd
-from .modules.loss import _Loss as _Loss
-from .modules.loss import _WeightedLoss as _WeightedLoss
-from .modules.module import _BackwardHook as _BackwardHook
-from .modules.module import _IncompatibleKeys as _IncompatibleKeys
 from .parameter import Parameter
 
 __all__ = [
@@ -116,18 +111,3 @@ __all__ = [
     "init",
     "utils",
 ]
-
-
-def _keep_module_paths() -> None:
-    """Every class keeps the path it had when this file defined them all (the modules above have
-    their own): it prints as ``<class 'gradbook.nn.Linear'>``, messages name it
-    ``gradbook.nn.Linear``, pickles find it here (hence the private classes imported above)."""
-    moved = (f"{__name__}.modules.", f"{__name__}.parameter")
-    for value in list(globals().values()):
-        for cls in value.__mro__ if isinstance(value, type) else ():  # with _IncompatibleKeys's namedtuple
-            if cls.__module__.startswith(moved):
-                cls.__module__ = __name__
-
-
-_keep_module_paths()
-del _keep_module_paths
