@@ -1,0 +1,102 @@
+"""gradbook.nn.modules.conv: the convolution layers Conv1d and Conv2d over their shared base _ConvNd
+(the weight and bias drawn as torch draws them), as in torch's torch/nn/modules/conv.py.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ... import _factories
+from ...tensor import Tensor
+from .. import functional, init
+from ..parameter import Parameter
+from .module import Module
+
+
+class _ConvNd(Module):
+    """Conv1d and Conv2d: the weight (out, in/groups, *kernel) and bias start as torch's do
+    (kaiming_uniform_ with a=√5, then uniform in ±1/√fan_in), from torch's random numbers."""
+
+    _nd = 2
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        if padding_mode != "zeros":
+            raise NotImplementedError(f"gradbook pads convolutions with zeros only, not padding_mode={padding_mode!r}")
+        nd = self._nd
+        self.in_channels, self.out_channels, self.groups, self.padding_mode = (
+            in_channels,
+            out_channels,
+            groups,
+            padding_mode,
+        )
+        self.kernel_size, self.stride, self.dilation = (
+            functional._ints(v, nd) for v in (kernel_size, stride, dilation)
+        )
+        self.padding = padding if isinstance(padding, str) else functional._ints(padding, nd)
+        self.output_padding, self.transposed = (0,) * nd, False
+        shape = (out_channels, in_channels // groups, *self.kernel_size)
+        self.weight = Parameter(_factories.empty(shape, dtype=dtype, device=device))
+        if bias:
+            self.bias = Parameter(_factories.empty(out_channels, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw the weights again, as a new layer would."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        conv = functional.conv2d if self._nd == 2 else functional.conv1d
+        return conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def extra_repr(self) -> str:
+        nd = self._nd
+        text = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+        if self.padding != (0,) * nd:
+            text += f", padding={self.padding}"
+        if self.dilation != (1,) * nd:
+            text += f", dilation={self.dilation}"
+        if self.groups != 1:
+            text += f", groups={self.groups}"
+        if self.bias is None:
+            text += ", bias=False"
+        return text
+
+
+class Conv2d(_ConvNd):
+    """A 2-D convolution layer: (N, in_channels, H, W) → (N, out_channels, H', W')."""
+
+    _nd = 2
+
+
+class Conv1d(_ConvNd):
+    """A 1-D convolution layer: (N, in_channels, L) → (N, out_channels, L')."""
+
+    _nd = 1

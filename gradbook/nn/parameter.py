@@ -1,0 +1,28 @@
+"""gradbook.nn.parameter: Parameter, the Tensor subclass a Module registers as a trainable weight
+(torch's torch/nn/parameter.py). It needs only the Tensor, so every module file can import it.
+"""
+
+from __future__ import annotations
+
+from .. import _factories
+from ..tensor import Tensor
+
+
+class Parameter(Tensor):
+    """A tensor that a Module registers as a trainable weight (``requires_grad=True``).
+
+    >>> import gradbook as torch
+    >>> torch.nn.Parameter(torch.ones(2))
+    Parameter containing:
+    tensor([1., 1.], requires_grad=True)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
+        p = Tensor._make((data if data is not None else _factories.empty(0))._array)
+        p.__class__ = cls  # the same slots: a Parameter is a Tensor that a Module registers
+        return p.requires_grad_(requires_grad)
+
+    def __repr__(self) -> str:
+        return "Parameter containing:\n" + super().__repr__()
