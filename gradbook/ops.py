@@ -104,9 +104,9 @@ class Op(Node):
             result._vc = d["_result_version"] = [0]
         return result if not _State.saved_hooks else _pack(node, result)  # saved_tensors_hooks
 
-    def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
+    def run_rules(self, grad: Any, needed: set | None, on_arrays: bool) -> tuple[list, list[bool]]:
         """The gradient for each input (None where none is needed), summed back to the input's
-        shape and dtype, and whether each is a new array that nothing else holds (``fast``: the
+        shape and dtype, and whether each is a new array that nothing else holds (``on_arrays``: the
         values are NumPy arrays; else Tensors, and the rules record a graph of their own)."""
         d = self.__dict__ if "_packed" not in self.__dict__ else self._unpacked()
         grads, owned = [], []
@@ -115,18 +115,18 @@ class Op(Node):
                 grads.append(None)
                 owned.append(False)
                 continue
-            if fast:  # the rule reads the saved arrays
+            if on_arrays:  # the rule reads the saved arrays
                 args = [d["_result"] if name == "result" else d[name]._array for name in reads]
             else:  # the saved tensors, so that the rule is recorded in turn (create_graph)
                 args = [self.result if name == "result" else d[name] for name in reads]
             g = rule(self, grad, *args)
-            a = g if fast else g._array
+            a = g if on_arrays else g._array
             if a.shape != shape:
                 g = unbroadcast(g, shape)
             if a.dtype != dtype:
-                g = g.astype(dtype) if fast else g.to(dtype)
+                g = g.astype(dtype) if on_arrays else g.to(dtype)
             grads.append(g)
-            owned.append(fast and g.base is None and g is not grad and id(g) not in map(id, args))  # a new array
+            owned.append(on_arrays and g.base is None and g is not grad and id(g) not in map(id, args))  # a new array
         return grads, owned
 
     @property
@@ -1573,17 +1573,18 @@ class SplitBackward0(SeveralOutputs, Node):
     def cut(a: np.ndarray, dim: int, sizes: tuple[int, ...]) -> list[np.ndarray]:
         return np.split(a, np.cumsum(sizes)[:-1], axis=dim)
 
-    def join(self, grads: list, fast: bool) -> Any:
-        sizes = [g.shape[self.dim] for g in grads]
-        return np.concatenate(grads, axis=self.dim) if fast else CatBackward0.apply(*grads, dim=self.dim, sizes=sizes)
+    def join(self, grads: list, on_arrays: bool) -> Any:
+        if on_arrays:
+            return np.concatenate(grads, axis=self.dim)
+        return CatBackward0.apply(*grads, dim=self.dim, sizes=[g.shape[self.dim] for g in grads])
 
-    def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
+    def run_rules(self, grad: Any, needed: set | None, on_arrays: bool) -> tuple[list, list[bool]]:
         fn = self.next_functions[0][0]
         if needed is not None and fn not in needed:
             return [None], [False]
         metas = self._outputs[2]
-        zero = np.zeros if fast else lambda *meta: Tensor._make(np.zeros(*meta))  # a piece that got none
-        return [self.join([zero(*metas[k]) if g is None else g for k, g in enumerate(grad)], fast)], [fast]
+        zero = np.zeros if on_arrays else lambda *meta: Tensor._make(np.zeros(*meta))  # a piece that got none
+        return [self.join([zero(*metas[k]) if g is None else g for k, g in enumerate(grad)], on_arrays)], [on_arrays]
 
 
 class SplitWithSizesBackward0(SplitBackward0):
@@ -1599,8 +1600,8 @@ class UnbindBackward0(SplitBackward0):
     def cut(a: np.ndarray, dim: int, sizes: tuple[int, ...]) -> list[np.ndarray]:
         return [a[(slice(None),) * dim + (i,)] for i in range(a.shape[dim])]
 
-    def join(self, grads: list, fast: bool) -> Any:
-        return np.stack(grads, axis=self.dim) if fast else StackBackward0.apply(*grads, dim=self.dim)
+    def join(self, grads: list, on_arrays: bool) -> Any:
+        return np.stack(grads, axis=self.dim) if on_arrays else StackBackward0.apply(*grads, dim=self.dim)
 
 
 # ================================================================ losses (gradbook.nn.functional)

@@ -143,11 +143,11 @@ def run_backward(
     order = execution_order(ops, leaves)  # 3. (before 2: the pruning walks it backwards)
     wanted = Wanted(inputs, order) if inputs is not None else None  # 2.
     if broken:  # 4.
-        check(broken, order, wanted and wanted.needed)
+        refuse_broken(broken, order, wanted and wanted.needed)
     # 5. Without create_graph the gradients are NumPy arrays, and the rules run on arrays; hooks
     # and .grad see Tensors. With it they are Tensors, and the rules are recorded in turn.
-    fast = not create_graph
-    buffers = Buffers(root_nodes, roots, grads, fast)
+    on_arrays = not create_graph
+    buffers = Buffers(root_nodes, roots, grads, on_arrays)
     grad_mode, _State.enabled = _State.enabled, create_graph  # rules record only for create_graph
     quiet = silence_numpy()  # no NumPy warnings: torch gives inf and nan silently
     try:
@@ -156,22 +156,22 @@ def run_backward(
             if grad is None:
                 continue  # nothing reached it (not on the way to an input)
             if node._hooked:  # its tensor's gradient is ready: its hooks and retain_grad
-                grad, own = call_tensor_hooks(node, grad, fast, create_graph), False
+                grad, own = call_tensor_hooks(node, grad, on_arrays, create_graph), False
             if wanted is not None and node in wanted.targets:
                 wanted.capture(node, grad)
             if type(node) is AccumulateGrad:
                 if accumulate and (wanted is None or node in wanted.targets):
                     if node._hooked and node._pre_hooks:
-                        grad, own = call_pre_hooks(node, grad, fast), False
+                        grad, own = call_pre_hooks(node, grad, on_arrays), False
                     accumulate_grad(node.variable, grad, create_graph, own)  # leaf.grad += grad
                     if node._hooked:
-                        call_leaf_hooks(node, grad, fast)
+                        call_leaf_hooks(node, grad, on_arrays)
                 continue
             if node._hooked and node._pre_hooks:
-                grad = call_pre_hooks(node, grad, fast)
-            outs, owned = node.run_rules(grad, wanted and wanted.needed, fast)  # the chain rule
+                grad = call_pre_hooks(node, grad, on_arrays)
+            outs, owned = node.run_rules(grad, wanted and wanted.needed, on_arrays)  # the chain rule
             if node._hooked and node._post_hooks:
-                outs = call_post_hooks(node, outs, grad, fast)
+                outs = call_post_hooks(node, outs, grad, on_arrays)
                 owned = [False] * len(outs)
             if not keep_graph and node.saves:
                 node.release()
@@ -186,12 +186,12 @@ class Buffers:
     """The gradient each node has received so far, summed where paths meet, and whether that sum is
     an array nothing else holds (so that it can become a leaf's ``.grad`` without a copy)."""
 
-    def __init__(self, root_nodes: list[Node], roots: list[Tensor], grads: list[Tensor], fast: bool) -> None:
+    def __init__(self, root_nodes: list[Node], roots: list[Tensor], grads: list[Tensor], on_arrays: bool) -> None:
         self.sums: dict[Any, Any] = {}  # node, or (node, k) for output k of a node with several
         self.owned: set = set()
-        self.fast = fast
+        self.on_arrays = on_arrays
         for node, t, g in zip(root_nodes, roots, grads):
-            node, g = (node, t._output_nr) if t._output_nr else node, g._array if fast else g
+            node, g = (node, t._output_nr) if t._output_nr else node, g._array if on_arrays else g
             self.sums[node] = self.sums[node] + g if node in self.sums else g
 
     def take(self, node: Node) -> tuple[Any, bool]:
@@ -199,7 +199,7 @@ class Buffers:
         whether it is owned; (None, False) if nothing reached it."""
         grad = self.sums.pop(node, None)
         if node._several:
-            return gather_outputs(node, grad, self.sums, self.fast), False
+            return gather_outputs(node, grad, self.sums, self.on_arrays), False
         return grad, node in self.owned
 
     def send(self, node: Node, grads: list, owned: list[bool]) -> None:
@@ -208,7 +208,7 @@ class Buffers:
             if g is not None:
                 fn = (fn, k) if k else fn  # output k of a node with several outputs: buffered apart
                 if fn in self.sums:  # two paths meet: their sum is a new array
-                    self.sums[fn], new = self.sums[fn] + g, self.fast
+                    self.sums[fn], new = self.sums[fn] + g, self.on_arrays
                 else:
                     self.sums[fn] = g
                 if new:
@@ -235,7 +235,7 @@ class Wanted:
         return [as_tensor(c) for c in self.captured]
 
 
-def gather_outputs(node: Node, grad: Any, buffers: dict, fast: bool) -> tuple | None:
+def gather_outputs(node: Node, grad: Any, buffers: dict, on_arrays: bool) -> tuple | None:
     """The gradients of each output of a node with several (None if none got one), each after its
     tensor's hooks; buffered as ``node`` for output 0, ``(node, k)`` for output k."""
     grads = [grad] + [buffers.pop((node, k), None) for k in range(1, node._outputs[0])]
@@ -243,7 +243,7 @@ def gather_outputs(node: Node, grad: Any, buffers: dict, fast: bool) -> tuple | 
         return None
     for k, place in node._places.items():
         if grads[k] is not None:
-            grads[k] = call_tensor_hooks(place, grads[k], fast, not fast)
+            grads[k] = call_tensor_hooks(place, grads[k], on_arrays, not on_arrays)
     return tuple(grads)
 
 
@@ -303,7 +303,7 @@ def leading_to(order: list[Node], targets: dict[Node, list[int]]) -> set[Node]:
     return needed
 
 
-def check(broken: list[Node], order: list[Node], needed: set[Node] | None) -> None:
+def refuse_broken(broken: list[Node], order: list[Node], needed: set[Node] | None) -> None:
     """Refuse the pass before anything runs, naming the node torch would fail at: the first one,
     in execution order, that cannot run (``error.node``)."""
     failing = [n for n in broken if needed is None or any(fn in needed for fn, _ in n.next_functions)]
@@ -338,15 +338,15 @@ def accumulate_grad(t: Tensor, grad: Any, create_graph: bool, owned: bool = Fals
         t._grad._version += 1
 
 
-def call_tensor_hooks(node: Node, grad: Any, fast: bool, create_graph: bool) -> Any:
+def call_tensor_hooks(node: Node, grad: Any, on_arrays: bool, create_graph: bool) -> Any:
     """When a tensor's gradient is ready: its hooks (``tensor.register_hook``), then retain_grad."""
     for hook in list((node._tensor_pre_hooks or {}).values()):
         r = hook(as_tensor(grad))
         if r is not None:
             if not isinstance(r, Tensor):
                 raise TypeError(f"expected Variable, but hook returned '{type_of(r)}'")
-            check_hook_value(hook, r._array, grad if fast else grad._array)
-            grad = r._array if fast else r
+            check_hook_value(hook, r._array, grad if on_arrays else grad._array)
+            grad = r._array if on_arrays else r
     if node._retains is not None:
         retained = node._retains()
         if retained is not None:
@@ -354,7 +354,7 @@ def call_tensor_hooks(node: Node, grad: Any, fast: bool, create_graph: bool) -> 
     return grad
 
 
-def call_leaf_hooks(node: AccumulateGrad, grad: Any, fast: bool) -> None:
+def call_leaf_hooks(node: AccumulateGrad, grad: Any, on_arrays: bool) -> None:
     """After a leaf's gradient is accumulated: its post-accumulate-grad hooks, then the node's hooks."""
     hooks = node._tensor_pre_hooks
     for hook in list(hooks.post.values()) if isinstance(hooks, LeafHooks) else ():
@@ -362,20 +362,20 @@ def call_leaf_hooks(node: AccumulateGrad, grad: Any, fast: bool) -> None:
         if r is not None and not isinstance(r, Tensor):
             raise TypeError(f"expected Variable, but hook returned '{type_of(r)}'")
     if node._post_hooks:
-        call_post_hooks(node, [], grad, fast)
+        call_post_hooks(node, [], grad, on_arrays)
 
 
-def call_pre_hooks(node: Node, grad: Any, fast: bool) -> Any:
+def call_pre_hooks(node: Node, grad: Any, on_arrays: bool) -> Any:
     """Before a node runs: ``hook(grad_outputs)``; a returned tuple replaces them."""
     grads = grad if node._several else (grad,)  # one per output of the node
     for hook in list(node._pre_hooks.values()):
         r = hook_result(hook, hook(tuple(as_tensor(g) for g in grads)), len(grads))
         if r is not None:
-            grads = tuple(None if g is None else g._array if fast else g for g in r)
+            grads = tuple(None if g is None else g._array if on_arrays else g for g in r)
     return grads if node._several else grads[0]
 
 
-def call_post_hooks(node: Node, outs: list, grad: Any, fast: bool) -> list:
+def call_post_hooks(node: Node, outs: list, grad: Any, on_arrays: bool) -> list:
     """After a node ran: ``hook(grad_inputs, grad_outputs)``; a returned tuple replaces grad_inputs."""
     for hook in list(node._post_hooks.values()):
         grad_outputs = tuple(as_tensor(g) for g in (grad if node._several else (grad,)))
@@ -383,5 +383,5 @@ def call_post_hooks(node: Node, outs: list, grad: Any, fast: bool) -> list:
         if r is not None:
             if any(g is None and new is not None for g, new in zip(outs, r)):
                 raise RuntimeError("can't replace a None gradient with a non-None value")
-            outs = [None if new is None else new._array if fast else new for new in r]
+            outs = [None if new is None else new._array if on_arrays else new for new in r]
     return outs

@@ -185,16 +185,16 @@ class BackwardCFunction(SeveralOutputs, Node):
         """With False, backward receives None (instead of zeros) for outputs that got no gradient."""
         self._materialize = bool(value)
 
-    def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
+    def run_rules(self, grad: Any, needed: set | None, on_arrays: bool) -> tuple[list, list[bool]]:
         count, _, metas = self._outputs
         upstream: list = list(grad) if self._several else [grad] + [None] * (count - 1)  # by output
         for i, g in enumerate(upstream):
-            if g is not None and fast:
+            if g is not None and on_arrays:
                 upstream[i] = Tensor._make(g)
             elif g is None and self._materialize and i in metas:  # no gradient reached it (or it
                 upstream[i] = Tensor._make(np.zeros(*metas[i]))  # is marked non-differentiable)
         out = self._check(self._forward_cls.backward(self, *upstream), needed)
-        if fast:
+        if on_arrays:
             out = [None if g is None else g._array for g in out]
         return out, [False] * len(out)  # the user's tensors may be held elsewhere: never kept as .grad
 
@@ -315,7 +315,7 @@ class Error(Node):
     def name(self) -> str:
         return "torch::autograd::Error"
 
-    def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
+    def run_rules(self, grad: Any, needed: set | None, on_arrays: bool) -> tuple[list, list[bool]]:
         raise RuntimeError(self.message)
 
 

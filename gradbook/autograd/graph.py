@@ -83,11 +83,11 @@ class Node:
 
     # ------------------------------------------------ what the engine calls (the node protocol)
 
-    def run_rules(self, grad: Any, needed: set | None, fast: bool) -> tuple[list, list[bool]]:
+    def run_rules(self, grad: Any, needed: set | None, on_arrays: bool) -> tuple[list, list[bool]]:
         """Apply the chain rule: from ``grad``, the gradient of this node's output, the gradient
         for each input (one per ``next_functions`` entry, None where none is needed), and whether
         each is a new array nothing else holds (so it may become a ``.grad`` without a copy).
-        ``needed``: with ``inputs=``, the nodes on a path to them. ``fast``: the values are NumPy
+        ``needed``: with ``inputs=``, the nodes on a path to them. ``on_arrays``: the values are NumPy
         arrays; else Tensors, and the rules record a graph of their own (``create_graph``)."""
         raise NotImplementedError(f"{self.name()} defines no backward")
 
