@@ -280,6 +280,17 @@ def _hash(folder: Path) -> dict[str, str]:
     }
 
 
+def _private_jupyter_env(folder: Path) -> dict[str, str]:
+    """This process's environment with home, Jupyter's and IPython's folders inside ``folder``, so
+    that nbgrader and the kernels read and write nothing of the user's."""
+    env = dict(os.environ)
+    for name in ("HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
+        env[name] = str(folder / name.lower())
+        os.makedirs(env[name], exist_ok=True)
+    env.pop("JUPYTER_PATH", None)
+    return env
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     nbformat = pytest.importorskip("nbformat")
@@ -295,11 +306,7 @@ def graded(tmp_path_factory):
         root,
         ignore=shutil.ignore_patterns("release", "submitted", "autograded", "feedback", "gradebook.db", "__pycache__"),
     )
-    env = dict(os.environ)
-    for name in ("HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
-        env[name] = str(tmp / name.lower())
-        os.makedirs(env[name])
-    env.pop("JUPYTER_PATH", None)
+    env = _private_jupyter_env(tmp)
     env["JUPYTERHUB_API_TOKEN"] = SECRET  # the grader's own secret: no kernel may see it
 
     def run(*args, tool="nbgrader", may_fail=()):
@@ -704,9 +711,7 @@ def test_an_honest_submission_grades_without_nbgraders_checksum_warning(graded):
     """nbgrader's own OverwriteCells calls every released test cell with hidden tests "changed"
     (jupyter/nbgrader#1961); gradebook-grade's says so only of a cell the student did change."""
     root = graded[0]
-    env = {**os.environ, **{name: str(root.parent / name.lower()) for name in (
-        "HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")}}  # fmt: skip
-    env.pop("JUPYTER_PATH", None)
+    env = _private_jupyter_env(root.parent)
 
     def grade(student, assignment):
         command = ["autograde", assignment, "--student", student, "--", "--create", "--force"]
@@ -746,9 +751,7 @@ def test_the_chinese_course_grades_honest_work_in_the_sandbox(tmp_path):
     shutil.copytree(COURSE, tmp_path / "course", ignore=shutil.ignore_patterns(
         "release", "submitted", "autograded", "feedback", "gradebook.db", "__pycache__"))  # fmt: skip
     root = tmp_path / "course" / "zh"  # its config reads the English one beside it
-    env = {**os.environ, **{name: str(tmp_path / name.lower()) for name in (
-        "HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")}}  # fmt: skip
-    env.pop("JUPYTER_PATH", None)
+    env = _private_jupyter_env(tmp_path)
 
     def run(*args, tool="nbgrader"):
         command = [sys.executable, "-m", "nbgrader" if tool == "nbgrader" else "gradbook.grading.cli"]

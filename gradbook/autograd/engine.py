@@ -19,8 +19,6 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-import numpy as np
-
 from .. import _dispatch as dispatch
 from .._dtypes import restore_numpy, silence_numpy
 from .._messages import CREATE_GRAPH_WARNING, FREED_ERROR, check_hook_value, hook_result, type_of, warn_once
@@ -104,9 +102,8 @@ def as_list(x: Any) -> list:
 
 
 def make_seeds(outputs: list[Tensor], given: Any) -> list[Tensor | None]:
-    """The v of vᵀJ for each output: the one given, or 1 for an output of one element."""
-    if given is None and len(outputs) == 1 and outputs[0].requires_grad and outputs[0]._array.size == 1:
-        return [Tensor._make(np.ones_like(outputs[0]._array))]  # loss.backward()
+    """The v of vᵀJ for each output: the one given, or 1 for an output of one element (torch's
+    checks: ``_dispatch.backward_seeds``)."""
     return dispatch.backward_seeds(outputs, as_list(given) if given is not None else [None] * len(outputs))
 
 
