@@ -9,8 +9,8 @@ prints the share of results bit-identical to torch's, and the time per 10⁶ ele
     python benchmarks/float32_numerics.py           # about 20 s
     python benchmarks/float32_numerics.py --n 100000
 
-gradbook's choice per function is in gradbook/ops.py: ``_floating`` (NumPy's float32) or
-``_rounded`` (float64, rounded once).
+gradbook's choice per function is in gradbook/ops/pointwise.py: ``floating`` (NumPy's float32) or
+``rounded`` (float64, rounded once).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import builtins
 import functools
 from typing import Any
 
-from ._dispatch import cat, dot, stack, where  # noqa: F401
+from ._arguments import cat, dot, stack, where  # noqa: F401
 from .tensor import Tensor
 
 

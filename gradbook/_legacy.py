@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
-from . import _dispatch
+from . import _arguments
 from ._dtypes import bool, dtype, float16, float32, float64, int32, int64
 from .tensor import Tensor
 
@@ -20,7 +20,7 @@ class _LegacyType(type):
 
     def __call__(cls, *args: Any) -> Tensor:
         """``FloatTensor(data)`` copies data; ``FloatTensor(2, 3)`` is a new tensor of that shape."""
-        return _dispatch.new_tensor(*args, dtype=cls.dtype)
+        return _arguments.new_tensor(*args, dtype=cls.dtype)
 
     def __repr__(cls) -> str:
         return f"<class 'gradbook.{cls.__name__}'>"

@@ -2,7 +2,7 @@
 
 Read this file, then ``ops.py``, then ``autograd/engine.py`` to follow ``y = x * x;
 y.backward()``. Every differentiable method is one call: to an op of ``ops.py``, or to
-``_dispatch.py``, which applies torch's argument rules (numbers, dtypes, broadcasting errors)
+``_arguments.py``, which applies torch's argument rules (numbers, dtypes, broadcasting errors)
 and then calls the op.
 """
 
@@ -25,13 +25,13 @@ _new = object.__new__
 
 
 class _InPlace:
-    """``x.abs_()``: ``x.abs()`` written into x's memory, as ``dispatch.inplace`` does it."""
+    """``x.abs_()``: ``x.abs()`` written into x's memory, as ``arguments.inplace`` does it."""
 
     def __init__(self, name: str) -> None:
         self.name = name
 
     def __get__(self, t: Any, owner: Any = None) -> Any:
-        return lambda *args, **kwargs: dispatch.inplace(t, lambda x, _: getattr(x, self.name)(*args, **kwargs), None)
+        return lambda *args, **kwargs: inplace.update(t, lambda x, _: getattr(x, self.name)(*args, **kwargs), None)
 
 
 class Tensor:
@@ -56,7 +56,7 @@ class Tensor:
         "_grad",
         "_accumulator",
         "_hooks",
-        "_vc",
+        "_version_counter",
         "_base",
         "_views",
         "_output_nr",
@@ -72,24 +72,25 @@ class Tensor:
         t._array = array if type(array) is np.ndarray else np.asarray(array)  # NumPy gives scalars for 0-d
         t.grad_fn = grad_fn
         t.requires_grad = grad_fn is not None
-        t._grad = t._accumulator = t._hooks = t._base = t._views = t._vc = t._output_nr = None  # _vc: _version
+        t._grad = t._accumulator = t._hooks = t._base = t._views = t._output_nr = None
+        t._version_counter = None  # [version], made at the first in-place change (read as t._version)
         if _State.inference:  # made inside inference_mode: an inference tensor
-            t._vc = InferenceVersion([0])
+            t._version_counter = InferenceVersion([0])
         return t
 
     @property
     def _version(self) -> builtins.int:
         """Bumped by every in-place change of this tensor or of a view of the same memory, so that
-        backward can tell that a value it saved has changed. The counter (``_vc``, a one-item list
+        backward can tell that a value it saved has changed. The counter (``_version_counter``, a one-item list
         shared with views) is made at the first change or view: None is version 0."""
-        return self._vc[0] if self._vc is not None else 0
+        return self._version_counter[0] if self._version_counter is not None else 0
 
     @_version.setter
     def _version(self, value: builtins.int) -> None:
-        if self._vc is None:
-            self._vc = [value]
+        if self._version_counter is None:
+            self._version_counter = [value]
         else:
-            self._vc[0] = value
+            self._version_counter[0] = value
 
     @property
     def is_leaf(self) -> builtins.bool:
@@ -106,7 +107,7 @@ class Tensor:
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
         if value is not None:
-            dispatch.check_grad(self, value)
+            arguments.check_grad(self, value)
         self._grad = value
 
     def backward(
@@ -137,108 +138,118 @@ class Tensor:
             self._accumulator = weakref.ref(node)
         return node
 
-    # ------------------------------------------------ arithmetic: ops.py, through torch's rules
+    # ------------------------------------------------ arithmetic (ops/arithmetic.py), through torch's argument rules
 
     def __add__(self, other: Any) -> Tensor:
-        return dispatch.binary(ops.AddBackward0, self, other)
+        return arguments.binary(ops.AddBackward0, self, other)
 
     def __radd__(self, other: Any) -> Tensor:  # a NumPy array on the left refuses, as in torch
-        return NotImplemented if isinstance(other, np.ndarray) else dispatch.binary(ops.AddBackward0, self, other)
+        return NotImplemented if isinstance(other, np.ndarray) else arguments.binary(ops.AddBackward0, self, other)
 
     def __sub__(self, other: Any) -> Tensor:
-        return dispatch.binary(ops.SubBackward0, self, other)
+        return arguments.binary(ops.SubBackward0, self, other)
 
     def __mul__(self, other: Any) -> Tensor:
-        return dispatch.binary(ops.MulBackward0, self, other)
+        return arguments.binary(ops.MulBackward0, self, other)
 
     def __rmul__(self, other: Any) -> Tensor:
-        return NotImplemented if isinstance(other, np.ndarray) else dispatch.binary(ops.MulBackward0, self, other)
+        return NotImplemented if isinstance(other, np.ndarray) else arguments.binary(ops.MulBackward0, self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
-        return dispatch.rsub(self, other)
+        return arguments.rsub(self, other)
 
     def __truediv__(self, other: Any) -> Tensor:
-        return dispatch.div(self, other)
+        return arguments.div(self, other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
-        return dispatch.rdiv(self, other)
+        return arguments.rdiv(self, other)
 
     def __floordiv__(self, other: Any) -> Tensor:
-        return dispatch.floor_divide(self, other)
+        return arguments.floor_divide(self, other)
 
     def __rfloordiv__(self, other: Any) -> Tensor:
-        return dispatch.floor_divide(self, other, reflected=True)
+        return arguments.floor_divide(self, other, reflected=True)
 
     def __mod__(self, other: Any) -> Tensor:
-        return dispatch.remainder(self, other)
+        return arguments.remainder(self, other)
 
     def __rmod__(self, other: Any) -> Tensor:
-        return dispatch.reflected_remainder(self, other)
+        return arguments.reflected_remainder(self, other)
 
     def __pow__(self, other: Any) -> Tensor:
-        return dispatch.pow(self, other)
+        return arguments.pow(self, other)
 
     def __rpow__(self, other: Any) -> Tensor:
-        return dispatch.rpow(self, other)
+        return arguments.rpow(self, other)
 
     def __neg__(self) -> Tensor:
         return ops.NegBackward0.apply(self)
-
-    def __matmul__(self, other: Tensor) -> Tensor:
-        return dispatch.matmul(self, other)
-
-    def __rmatmul__(self, other: Tensor) -> Tensor:
-        return NotImplemented  # a Tensor on the left was asked first; a NumPy array refuses, as in torch
 
     def __abs__(self) -> Tensor:
         return self.abs()
 
     def add(self, other: Any, alpha: Any = 1) -> Tensor:
         """x + y (times ``alpha``)."""
-        return dispatch.add(self, dispatch.argument(other, "add"), alpha)
+        return arguments.add(self, arguments.argument(other, "add"), alpha)
 
     def sub(self, other: Any, alpha: Any = 1) -> Tensor:
         """x - y (times ``alpha``)."""
-        return dispatch.sub(self, dispatch.argument(other, "sub"), alpha)
+        return arguments.sub(self, arguments.argument(other, "sub"), alpha)
 
     def mul(self, other: Any) -> Tensor:
         """x · y, elementwise."""
-        return dispatch.binary(ops.MulBackward0, self, dispatch.argument(other, "mul"))
+        return arguments.binary(ops.MulBackward0, self, arguments.argument(other, "mul"))
 
     def div(self, other: Any) -> Tensor:
         """x / y."""
-        return dispatch.div(self, dispatch.argument(other, "div"))
+        return arguments.div(self, arguments.argument(other, "div"))
 
     def pow(self, exponent: Any) -> Tensor:
         """x ** exponent."""
-        return dispatch.pow(self, dispatch.argument(exponent, "pow", "exponent"))
+        return arguments.pow(self, arguments.argument(exponent, "pow", "exponent"))
 
     def remainder(self, other: Any) -> Tensor:
         """x mod y, with the sign of y (Python's %)."""
-        return dispatch.remainder(self, dispatch.argument(other, "remainder"))
+        return arguments.remainder(self, arguments.argument(other, "remainder"))
 
     def floor_divide(self, other: Any) -> Tensor:
         """x // y, rounded down (not differentiable)."""
-        return dispatch.floor_divide(self, dispatch.argument(other, "floor_divide"))
+        return arguments.floor_divide(self, arguments.argument(other, "floor_divide"))
 
     def neg(self) -> Tensor:
         """-x."""
         return ops.NegBackward0.apply(self)
 
+    def lerp(self, end: Tensor, weight: Any) -> Tensor:
+        """self + weight · (end - self)."""
+        return arguments.lerp(self, end, weight)
+
+    def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+        """self + value · tensor1 · tensor2."""
+        return arguments.addcmul(self, tensor1, tensor2, value)
+
+    # ------------------------------------------------ matrix products (ops/linalg.py)
+
+    def __matmul__(self, other: Tensor) -> Tensor:
+        return arguments.matmul(self, other)
+
+    def __rmatmul__(self, other: Tensor) -> Tensor:
+        return NotImplemented  # a Tensor on the left was asked first; a NumPy array refuses, as in torch
+
     def matmul(self, other: Tensor) -> Tensor:
         """Matrix product (dot, mv, mm or batched)."""
-        return dispatch.matmul(self, dispatch.tensor_argument(other, "matmul"))
+        return arguments.matmul(self, arguments.tensor_argument(other, "matmul"))
 
     def dot(self, other: Tensor) -> Tensor:
-        return dispatch.dot(self, dispatch.tensor_argument(other, "dot", "tensor"))
+        return arguments.dot(self, arguments.tensor_argument(other, "dot", "tensor"))
 
     def mm(self, other: Tensor) -> Tensor:
         """Matrix product of two 2-D tensors."""
-        return dispatch.matmul(self, dispatch.tensor_argument(other, "mm", "mat2"))
+        return arguments.matmul(self, arguments.tensor_argument(other, "mm", "mat2"))
 
     def bmm(self, mat2: Tensor) -> Tensor:
         """Matrix products of two batches of matrices, (B, n, k) @ (B, k, m)."""
-        return dispatch.bmm(self, dispatch.tensor_argument(mat2, "bmm", "mat2"))
+        return arguments.bmm(self, arguments.tensor_argument(mat2, "bmm", "mat2"))
 
     def addmm(self, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
         """self + mat1 @ mat2, one AddmmBackward0 node (as ``nn.Linear`` records it)."""
@@ -246,13 +257,21 @@ class Tensor:
             raise NotImplementedError(
                 "gradbook's addmm has beta=1 and alpha=1 only: write beta * input + alpha * (mat1 @ mat2)"
             )
-        return dispatch.addmm(self, mat1, mat2)
+        return arguments.addmm(self, mat1, mat2)
 
     def mv(self, other: Tensor) -> Tensor:
         """Matrix-vector product."""
-        return dispatch.matmul(self, dispatch.tensor_argument(other, "mv", "vec"))
+        return arguments.matmul(self, arguments.tensor_argument(other, "mv", "vec"))
 
-    # ------------------------------------------------ elementwise
+    def outer(self, vec2: Tensor) -> Tensor:
+        """The outer product of two vectors: selfᵢ · vec2ⱼ."""
+        return self.reshape(-1, 1) * vec2
+
+    def trace(self) -> Tensor:
+        """Sum of a matrix's diagonal."""
+        return ops.TraceBackward0.apply(self)
+
+    # ------------------------------------------------ elementwise functions (ops/pointwise.py)
 
     def exp(self) -> Tensor:
         """eˣ, elementwise."""
@@ -286,13 +305,9 @@ class Tensor:
         """1 / (1 + e⁻ˣ), elementwise."""
         return ops.SigmoidBackward0.apply(self)
 
-    def relu(self) -> Tensor:
-        """max(x, 0), elementwise."""
-        return ops.ReluBackward0.apply(self)
-
     def clamp(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
         """Limit values to [min, max]."""
-        return dispatch.clamp(self, min, max)
+        return arguments.clamp(self, min, max)
 
     clip = clamp
 
@@ -319,17 +334,17 @@ class Tensor:
 
     def atan2(self, other: Tensor) -> Tensor:
         """The angle of the point (other, self), in (-π, π]."""
-        return dispatch.binary(ops.Atan2Backward0, self, dispatch.tensor_argument(other, "atan2"))
+        return arguments.binary(ops.Atan2Backward0, self, arguments.tensor_argument(other, "atan2"))
 
     arctan2 = atan2
 
     def hypot(self, other: Tensor) -> Tensor:
         """√(self² + other²), elementwise."""
-        return dispatch.binary(ops.HypotBackward0, self, dispatch.tensor_argument(other, "hypot"))
+        return arguments.binary(ops.HypotBackward0, self, arguments.tensor_argument(other, "hypot"))
 
     def logaddexp(self, other: Tensor) -> Tensor:
         """log(eˢᵉˡᶠ + eᵒᵗʰᵉʳ), without overflow."""
-        return dispatch.binary(ops.LogaddexpBackward0, self, dispatch.tensor_argument(other, "logaddexp"))
+        return arguments.binary(ops.LogaddexpBackward0, self, arguments.tensor_argument(other, "logaddexp"))
 
     def trunc(self) -> Tensor:
         return ops.TruncBackward0.apply(self)
@@ -349,27 +364,15 @@ class Tensor:
         """nan → ``nan``, ±inf → ``posinf``/``neginf`` (the dtype's largest and smallest by default)."""
         return ops.NanToNumBackward0.apply(self, nan=nan, posinf=posinf, neginf=neginf)
 
-    def lerp(self, end: Tensor, weight: Any) -> Tensor:
-        """self + weight · (end - self)."""
-        return dispatch.lerp(self, end, weight)
-
-    def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
-        """self + value · tensor1 · tensor2."""
-        return dispatch.addcmul(self, tensor1, tensor2, value)
-
     def where(self, condition: Tensor, y: Any) -> Tensor:
         """condition ? self : y (``torch.where(condition, self, y)``)."""
-        return dispatch.where(condition, self, y)
-
-    def outer(self, vec2: Tensor) -> Tensor:
-        """The outer product of two vectors: selfᵢ · vec2ⱼ."""
-        return self.reshape(-1, 1) * vec2
+        return arguments.where(condition, self, y)
 
     def maximum(self, other: Tensor) -> Tensor:
-        return dispatch.binary(ops.MaximumBackward0, self, dispatch.tensor_argument(other, "maximum"))
+        return arguments.binary(ops.MaximumBackward0, self, arguments.tensor_argument(other, "maximum"))
 
     def minimum(self, other: Tensor) -> Tensor:
-        return dispatch.binary(ops.MinimumBackward0, self, dispatch.tensor_argument(other, "minimum"))
+        return arguments.binary(ops.MinimumBackward0, self, arguments.tensor_argument(other, "minimum"))
 
     def square(self) -> Tensor:
         return ops.PowBackward0.apply(self, exponent=2)
@@ -404,111 +407,6 @@ class Tensor:
     def round(self, decimals: builtins.int = 0) -> Tensor:
         return ops.RoundBackward0.apply(self) if not decimals else ops.RoundBackward1.apply(self, decimals=decimals)
 
-    def softmax(self, dim: builtins.int) -> Tensor:
-        """eˣ / Σ eˣ along ``dim``."""
-        return ops.SoftmaxBackward0.apply(self, dim=dispatch.check_dim(dim, self.ndim))
-
-    def log_softmax(self, dim: builtins.int) -> Tensor:
-        """log(softmax(x)) along ``dim``, computed stably."""
-        return ops.LogSoftmaxBackward0.apply(self, dim=dispatch.check_dim(dim, self.ndim))
-
-    # ------------------------------------------------ reductions
-
-    def sum(self, dim: Any = None, keepdim: builtins.bool = False, **numpy_names: Any) -> Tensor:
-        """Sum of all elements, or along ``dim`` (NumPy's ``axis=``, ``keepdims=`` too, as torch)."""
-        if numpy_names:
-            dim, keepdim = dispatch.numpy_names(dim, keepdim, numpy_names, "sum")
-        return dispatch.reduce(ops.SumBackward0, ops.SumBackward1, self, dim, keepdim)
-
-    def mean(self, dim: Any = None, keepdim: builtins.bool = False, **numpy_names: Any) -> Tensor:
-        """Mean of all elements, or along ``dim`` (NumPy's ``axis=``, ``keepdims=`` too)."""
-        if numpy_names:
-            dim, keepdim = dispatch.numpy_names(dim, keepdim, numpy_names, "mean")
-        return dispatch.reduce(ops.MeanBackward0, ops.MeanBackward1, self, dim, keepdim)
-
-    def prod(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
-        """Product of all elements, or along ``dim``."""
-        return dispatch.reduce(ops.ProdBackward0, ops.ProdBackward1, self, dim, keepdim)
-
-    def cumsum(self, dim: builtins.int) -> Tensor:
-        """Running sums along ``dim``."""
-        return ops.CumsumBackward0.apply(self, dim=dispatch.check_dim(dim, self.ndim))
-
-    def var(self, dim: Any = None, unbiased: Any = None, keepdim: builtins.bool = False, **kw: Any) -> Tensor:
-        """Variance (divided by N - correction; correction=1 unless told otherwise)."""
-        return dispatch.var(ops.VarBackward0, self, dim, unbiased, keepdim, **kw)
-
-    def std(self, dim: Any = None, unbiased: Any = None, keepdim: builtins.bool = False, **kw: Any) -> Tensor:
-        """Standard deviation: √var."""
-        return dispatch.var(ops.StdBackward0, self, dim, unbiased, keepdim, **kw)
-
-    def norm(self, p: Any = "fro", dim: Any = None, keepdim: builtins.bool = False, dtype: Any = None) -> Tensor:
-        """The p-norm (2 by default: √Σx²) of all elements, or along ``dim``."""
-        return dispatch.vector_norm(self, 2 if p == "fro" else p, dim, keepdim, "norm")
-
-    def max(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
-        """Largest value, or ``(values, indices)`` along ``dim``."""
-        return dispatch.extreme(self, dim, keepdim, "max")
-
-    def min(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
-        """Smallest value, or ``(values, indices)`` along ``dim``."""
-        return dispatch.extreme(self, dim, keepdim, "min")
-
-    def argmax(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
-        """Index of the largest value (along ``dim``)."""
-        return dispatch.arg_extreme(np.argmax, self, dim, keepdim)
-
-    def argmin(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
-        """Index of the smallest value (along ``dim``)."""
-        return dispatch.arg_extreme(np.argmin, self, dim, keepdim)
-
-    def all(self) -> Tensor:
-        return Tensor._make(np.all(self._array))
-
-    def any(self) -> Tensor:
-        return Tensor._make(np.any(self._array))
-
-    def amax(self, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:
-        """Largest value along ``dim`` (all dimensions by default); ties share the gradient."""
-        return dispatch.amax(self, dim, keepdim, ops.AmaxBackward0)
-
-    def amin(self, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:
-        """Smallest value along ``dim`` (all dimensions by default); ties share the gradient."""
-        return dispatch.amax(self, dim, keepdim, ops.AminBackward0)
-
-    def logsumexp(self, dim: Any, keepdim: builtins.bool = False) -> Tensor:
-        """log Σ eˣ along ``dim``, computed without overflow."""
-        return dispatch.logsumexp(self, dim, keepdim)
-
-    def cumprod(self, dim: builtins.int) -> Tensor:
-        """Running products along ``dim``."""
-        return ops.CumprodBackward0.apply(self, dim=dispatch.check_dim(dim, self.ndim))
-
-    def trace(self) -> Tensor:
-        """Sum of a matrix's diagonal."""
-        return ops.TraceBackward0.apply(self)
-
-    def diagonal(self, offset: builtins.int = 0, dim1: builtins.int = 0, dim2: builtins.int = 1) -> Tensor:
-        """Diagonal ``offset`` (> 0: above the main one) of the matrices in ``dim1``, ``dim2``, as the
-        last dimension (a copy, where torch gives a view)."""
-        return dispatch.diagonal(self, offset, dim1, dim2)
-
-    def sort(self, dim: builtins.int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Any:
-        """``(values, indices)``: sorted along ``dim``; equal values keep their order."""
-        return dispatch.sort(self, dim, descending)
-
-    def argsort(
-        self, dim: builtins.int = -1, descending: builtins.bool = False, stable: builtins.bool = False
-    ) -> Tensor:
-        """The indices that sort along ``dim``."""
-        return dispatch.sort(self, dim, descending)[1]
-
-    def topk(
-        self, k: builtins.int, dim: builtins.int = -1, largest: builtins.bool = True, sorted: builtins.bool = True
-    ) -> Any:  # noqa: A002
-        """``(values, indices)`` of the k largest (``largest=False``: smallest) along ``dim``."""
-        return dispatch.topk(self, k, dim, largest)
-
     def isnan(self) -> Tensor:
         return Tensor._make(np.isnan(self._array))
 
@@ -518,66 +416,161 @@ class Tensor:
     def isfinite(self) -> Tensor:
         return Tensor._make(np.isfinite(self._array))
 
-    # ------------------------------------------------ shape
+    # ------------------------------------------------ activations (ops/activation.py)
+
+    def relu(self) -> Tensor:
+        """max(x, 0), elementwise."""
+        return ops.ReluBackward0.apply(self)
+
+    def softmax(self, dim: builtins.int) -> Tensor:
+        """eˣ / Σ eˣ along ``dim``."""
+        return ops.SoftmaxBackward0.apply(self, dim=arguments.check_dim(dim, self.ndim))
+
+    def log_softmax(self, dim: builtins.int) -> Tensor:
+        """log(softmax(x)) along ``dim``, computed stably."""
+        return ops.LogSoftmaxBackward0.apply(self, dim=arguments.check_dim(dim, self.ndim))
+
+    # ------------------------------------------------ reductions (ops/reduce.py)
+
+    def sum(self, dim: Any = None, keepdim: builtins.bool = False, **numpy_names: Any) -> Tensor:
+        """Sum of all elements, or along ``dim`` (NumPy's ``axis=``, ``keepdims=`` too, as torch)."""
+        if numpy_names:
+            dim, keepdim = arguments.numpy_names(dim, keepdim, numpy_names, "sum")
+        return arguments.reduce(ops.SumBackward0, ops.SumBackward1, self, dim, keepdim)
+
+    def mean(self, dim: Any = None, keepdim: builtins.bool = False, **numpy_names: Any) -> Tensor:
+        """Mean of all elements, or along ``dim`` (NumPy's ``axis=``, ``keepdims=`` too)."""
+        if numpy_names:
+            dim, keepdim = arguments.numpy_names(dim, keepdim, numpy_names, "mean")
+        return arguments.reduce(ops.MeanBackward0, ops.MeanBackward1, self, dim, keepdim)
+
+    def prod(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        """Product of all elements, or along ``dim``."""
+        return arguments.reduce(ops.ProdBackward0, ops.ProdBackward1, self, dim, keepdim)
+
+    def cumsum(self, dim: builtins.int) -> Tensor:
+        """Running sums along ``dim``."""
+        return ops.CumsumBackward0.apply(self, dim=arguments.check_dim(dim, self.ndim))
+
+    def var(self, dim: Any = None, unbiased: Any = None, keepdim: builtins.bool = False, **kw: Any) -> Tensor:
+        """Variance (divided by N - correction; correction=1 unless told otherwise)."""
+        return arguments.var(ops.VarBackward0, self, dim, unbiased, keepdim, **kw)
+
+    def std(self, dim: Any = None, unbiased: Any = None, keepdim: builtins.bool = False, **kw: Any) -> Tensor:
+        """Standard deviation: √var."""
+        return arguments.var(ops.StdBackward0, self, dim, unbiased, keepdim, **kw)
+
+    def norm(self, p: Any = "fro", dim: Any = None, keepdim: builtins.bool = False, dtype: Any = None) -> Tensor:
+        """The p-norm (2 by default: √Σx²) of all elements, or along ``dim``."""
+        return arguments.vector_norm(self, 2 if p == "fro" else p, dim, keepdim, "norm")
+
+    def max(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+        """Largest value, or ``(values, indices)`` along ``dim``."""
+        return arguments.extreme(self, dim, keepdim, "max")
+
+    def min(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+        """Smallest value, or ``(values, indices)`` along ``dim``."""
+        return arguments.extreme(self, dim, keepdim, "min")
+
+    def argmax(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        """Index of the largest value (along ``dim``)."""
+        return arguments.arg_extreme(np.argmax, self, dim, keepdim)
+
+    def argmin(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        """Index of the smallest value (along ``dim``)."""
+        return arguments.arg_extreme(np.argmin, self, dim, keepdim)
+
+    def all(self) -> Tensor:
+        return Tensor._make(np.all(self._array))
+
+    def any(self) -> Tensor:
+        return Tensor._make(np.any(self._array))
+
+    def amax(self, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:
+        """Largest value along ``dim`` (all dimensions by default); ties share the gradient."""
+        return arguments.amax(self, dim, keepdim, ops.AmaxBackward0)
+
+    def amin(self, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:
+        """Smallest value along ``dim`` (all dimensions by default); ties share the gradient."""
+        return arguments.amax(self, dim, keepdim, ops.AminBackward0)
+
+    def logsumexp(self, dim: Any, keepdim: builtins.bool = False) -> Tensor:
+        """log Σ eˣ along ``dim``, computed without overflow."""
+        return arguments.logsumexp(self, dim, keepdim)
+
+    def cumprod(self, dim: builtins.int) -> Tensor:
+        """Running products along ``dim``."""
+        return ops.CumprodBackward0.apply(self, dim=arguments.check_dim(dim, self.ndim))
+
+    def diff(self, n: builtins.int = 1, dim: builtins.int = -1) -> Tensor:
+        """Differences of neighbours along ``dim`` (``n`` times)."""
+        return arguments.diff(self, n, dim)
+
+    # ------------------------------------------------ shape (ops/shape.py)
+
+    def diagonal(self, offset: builtins.int = 0, dim1: builtins.int = 0, dim2: builtins.int = 1) -> Tensor:
+        """Diagonal ``offset`` (> 0: above the main one) of the matrices in ``dim1``, ``dim2``, as the
+        last dimension (a copy, where torch gives a view)."""
+        return arguments.diagonal(self, offset, dim1, dim2)
 
     def reshape(self, *shape: Any) -> Tensor:
         """Same elements, new shape (a view if the memory layout allows one, else a copy)."""
-        return dispatch.view(self, shape, copy_if_needed=True)
+        return arguments.view(self, shape, copy_if_needed=True)
 
     def view(self, *shape: Any) -> Tensor:
-        return dispatch.view(self, shape)
+        return arguments.view(self, shape)
 
     def view_as(self, other: Tensor) -> Tensor:
-        return dispatch.view(self, other.shape)
+        return arguments.view(self, other.shape)
 
     def reshape_as(self, other: Tensor) -> Tensor:
-        return dispatch.view(self, other.shape, copy_if_needed=True)
+        return arguments.view(self, other.shape, copy_if_needed=True)
 
     def contiguous(self) -> Tensor:
-        return dispatch.contiguous(self)
+        return arguments.contiguous(self)
 
     def is_contiguous(self) -> builtins.bool:
         return builtins.bool(self._array.flags.c_contiguous)
 
     def flatten(self, start_dim: builtins.int = 0, end_dim: builtins.int = -1) -> Tensor:
         """Flatten dimensions ``start_dim`` .. ``end_dim`` into one."""
-        return dispatch.flatten(self, start_dim, end_dim)
+        return arguments.flatten(self, start_dim, end_dim)
 
     def squeeze(self, dim: Any = None) -> Tensor:
         """Remove size-1 dimensions."""
-        return dispatch.squeeze(self, dim)
+        return arguments.squeeze(self, dim)
 
     def unsqueeze(self, dim: builtins.int) -> Tensor:
         """Insert a size-1 dimension."""
-        return ops.UnsqueezeBackward0.apply(self, dim=dispatch.check_dim(dim, self.ndim + 1))
+        return ops.UnsqueezeBackward0.apply(self, dim=arguments.check_dim(dim, self.ndim + 1))
 
     def transpose(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
         """Swap two dimensions."""
-        return dispatch.transpose(self, dim0, dim1)
+        return arguments.transpose(self, dim0, dim1)
 
     def t(self) -> Tensor:
         """Transpose of a tensor with at most 2 dimensions."""
-        return dispatch.t(self)
+        return arguments.t(self)
 
     @property
     def T(self) -> Tensor:  # noqa: N802
-        return dispatch.permute(self, tuple(range(self.ndim))[::-1])
+        return arguments.permute(self, tuple(range(self.ndim))[::-1])
 
     @property
     def mT(self) -> Tensor:  # noqa: N802
-        return dispatch.transpose(self, -2, -1)
+        return arguments.transpose(self, -2, -1)
 
     def split(self, split_size_or_sections: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:
         """Pieces along ``dim``: of ``split_size`` each (the last smaller), or of the listed sizes."""
-        return dispatch.split(self, split_size_or_sections, dim)
+        return arguments.split(self, split_size_or_sections, dim)
 
     def chunk(self, chunks: builtins.int, dim: builtins.int = 0) -> tuple[Tensor, ...]:
         """``chunks`` pieces (or fewer) of equal size along ``dim``, the last one smaller."""
-        return dispatch.chunk(self, chunks, dim)
+        return arguments.chunk(self, chunks, dim)
 
     def unbind(self, dim: builtins.int = 0) -> tuple[Tensor, ...]:
         """The slices along ``dim``, that dimension removed."""
-        return dispatch.unbind(self, dim)
+        return arguments.unbind(self, dim)
 
     def tril(self, diagonal: builtins.int = 0) -> Tensor:
         """Zeros above diagonal ``diagonal`` (0: the main one)."""
@@ -589,45 +582,41 @@ class Tensor:
 
     def flip(self, *dims: Any) -> Tensor:
         """The order along ``dims`` reversed."""
-        return dispatch.flip(self, dims)
+        return arguments.flip(self, dims)
 
     def roll(self, shifts: Any, dims: Any = None) -> Tensor:
         """Shifted along ``dims``, wrapping around (flattened first if no dims)."""
-        return dispatch.roll(self, shifts, dims)
+        return arguments.roll(self, shifts, dims)
 
     def repeat(self, *sizes: Any) -> Tensor:
         """Tiled ``sizes`` times along each dimension."""
-        return dispatch.repeat(self, sizes)
+        return arguments.repeat(self, sizes)
 
     def tile(self, *dims: Any) -> Tensor:
-        return dispatch.tile(self, dims)
+        return arguments.tile(self, dims)
 
     def narrow(self, dim: builtins.int, start: builtins.int, length: builtins.int) -> Tensor:
-        return dispatch.narrow(self, dim, start, length)
-
-    def diff(self, n: builtins.int = 1, dim: builtins.int = -1) -> Tensor:
-        """Differences of neighbours along ``dim`` (``n`` times)."""
-        return dispatch.diff(self, n, dim)
+        return arguments.narrow(self, dim, start, length)
 
     def movedim(self, source: Any, destination: Any) -> Tensor:
-        return dispatch.movedim(self, source, destination)
+        return arguments.movedim(self, source, destination)
 
     moveaxis = movedim
 
     def swapaxes(self, axis0: builtins.int, axis1: builtins.int) -> Tensor:
-        return dispatch.transpose(self, axis0, axis1)
+        return arguments.transpose(self, axis0, axis1)
 
     swapdims = swapaxes
 
     def permute(self, *dims: Any) -> Tensor:
         """Reorder dimensions."""
-        return dispatch.permute(self, dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims)
+        return arguments.permute(self, dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims)
 
     def expand(self, *sizes: Any) -> Tensor:
-        return dispatch.expand(self, sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes)
+        return arguments.expand(self, sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes)
 
     def expand_as(self, other: Tensor) -> Tensor:
-        return dispatch.expand(self, other.shape)
+        return arguments.expand(self, other.shape)
 
     def sum_to_size(self, *size: Any) -> Tensor:
         """Sum down to ``size``, a shape that broadcasts to this one: a broadcast input's gradient.
@@ -636,78 +625,96 @@ class Tensor:
         >>> torch.ones(4, 3).sum_to_size(3)
         tensor([4., 4., 4.])
         """
-        return dispatch.sum_to_size(self, size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size)
+        return arguments.sum_to_size(self, size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size)
+
+    # ------------------------------------------------ indexing, sorting, random fills (ops/indexing.py)
+
+    def sort(self, dim: builtins.int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Any:
+        """``(values, indices)``: sorted along ``dim``; equal values keep their order."""
+        return arguments.sort(self, dim, descending)
+
+    def argsort(
+        self, dim: builtins.int = -1, descending: builtins.bool = False, stable: builtins.bool = False
+    ) -> Tensor:
+        """The indices that sort along ``dim``."""
+        return arguments.sort(self, dim, descending)[1]
+
+    def topk(
+        self, k: builtins.int, dim: builtins.int = -1, largest: builtins.bool = True, sorted: builtins.bool = True
+    ) -> Any:  # noqa: A002
+        """``(values, indices)`` of the k largest (``largest=False``: smallest) along ``dim``."""
+        return arguments.topk(self, k, dim, largest)
 
     def uniform_(self, a: Any = 0.0, b: Any = 1.0, *, generator: Any = None) -> Tensor:
-        return dispatch.uniform_(self, a, b, generator)
+        return arguments.uniform_(self, a, b, generator)
 
     def normal_(self, mean: Any = 0.0, std: Any = 1.0, *, generator: Any = None) -> Tensor:
-        return dispatch.normal_(self, mean, std, generator)
+        return arguments.normal_(self, mean, std, generator)
 
     def random_(self, from_: Any = 0, to: Any = None, *, generator: Any = None) -> Tensor:
         """Fill with random integers in [from, to) (``random_(to)``: [0, to))."""
-        return dispatch.random_(self, from_, to, generator)
+        return arguments.random_(self, from_, to, generator)
 
     def bernoulli_(self, p: Any = 0.5, *, generator: Any = None) -> Tensor:
-        return dispatch.bernoulli_(self, p, generator)
+        return arguments.bernoulli_(self, p, generator)
 
     def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
         """value where mask is True, else self (the gradient flows where mask is False)."""
-        return dispatch.masked_fill(self, mask, value)
+        return arguments.masked_fill(self, mask, value)
 
     def gather(self, dim: builtins.int, index: Tensor) -> Tensor:
         """out[i][j] = self[index[i][j]][j] (for dim 0): picks along ``dim``."""
-        return dispatch.gather(self, dim, index)
+        return arguments.gather(self, dim, index)
 
     def scatter(self, dim: builtins.int, index: Tensor, src: Any = None, reduce: Any = None, **kw: Any) -> Tensor:
         """self with src (or ``value=``) written at index along dim: the inverse of gather."""
-        return dispatch.scatter(self, dim, index, kw.get("value", src), reduce)
+        return arguments.scatter(self, dim, index, kw.get("value", src), reduce)
 
     def scatter_add(self, dim: builtins.int, index: Tensor, src: Tensor) -> Tensor:
-        return dispatch.scatter(self, dim, index, src, add=True)
+        return arguments.scatter(self, dim, index, src, add=True)
 
     def index_select(self, dim: builtins.int, index: Tensor) -> Tensor:
         """The slices at ``index`` along ``dim``."""
-        return dispatch.index_select(self, dim, index)
+        return arguments.index_select(self, dim, index)
 
     def index_put_(self, indices: Any, values: Any, accumulate: builtins.bool = False) -> Tensor:
         """``self[indices] = values`` (or ``+=`` with ``accumulate``), for a tuple of index tensors."""
-        return dispatch.index_put_(self, indices, values, accumulate)
+        return arguments.index_put_(self, indices, values, accumulate)
 
     def __getitem__(self, index: Any) -> Tensor:
-        return dispatch.getitem(self, index)
+        return arguments.getitem(self, index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        dispatch.setitem(self, index, value)
+        arguments.setitem(self, index, value)
 
     # ------------------------------------------------ comparisons: bool tensors, never recorded
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
-        return dispatch.compare(np.equal, self, other)
+        return arguments.compare(np.equal, self, other)
 
     def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
-        return dispatch.compare(np.not_equal, self, other)
+        return arguments.compare(np.not_equal, self, other)
 
     def __lt__(self, other: Any) -> Tensor:
-        return dispatch.compare(np.less, self, other)
+        return arguments.compare(np.less, self, other)
 
     def __le__(self, other: Any) -> Tensor:
-        return dispatch.compare(np.less_equal, self, other)
+        return arguments.compare(np.less_equal, self, other)
 
     def __gt__(self, other: Any) -> Tensor:
-        return dispatch.compare(np.greater, self, other)
+        return arguments.compare(np.greater, self, other)
 
     def __ge__(self, other: Any) -> Tensor:
-        return dispatch.compare(np.greater_equal, self, other)
+        return arguments.compare(np.greater_equal, self, other)
 
     def __invert__(self) -> Tensor:
         return Tensor._make(~self._array)
 
     def __and__(self, other: Any) -> Tensor:
-        return dispatch.compare(np.logical_and, self, other)
+        return arguments.compare(np.logical_and, self, other)
 
     def __or__(self, other: Any) -> Tensor:
-        return dispatch.compare(np.logical_or, self, other)
+        return arguments.compare(np.logical_or, self, other)
 
     eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__  # x.gt(0) is x > 0
     greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
@@ -722,14 +729,14 @@ class Tensor:
         atol: builtins.float = 1e-08,
         equal_nan: builtins.bool = False,
     ) -> builtins.bool:
-        return builtins.bool(np.allclose(self._array, dispatch.lift(other, self)._array, rtol, atol, equal_nan))
+        return builtins.bool(np.allclose(self._array, arguments.lift(other, self)._array, rtol, atol, equal_nan))
 
     def isclose(
         self, other: Any, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08, equal_nan: builtins.bool = False
     ) -> Tensor:
-        return Tensor._make(np.isclose(self._array, dispatch.lift(other, self)._array, rtol, atol, equal_nan))
+        return Tensor._make(np.isclose(self._array, arguments.lift(other, self)._array, rtol, atol, equal_nan))
 
-    # ------------------------------------------------ in place (see dispatch.inplace)
+    # ------------------------------------------------ in place (autograd/inplace.py)
 
     abs_, neg_, exp_, log_, sqrt_, sin_, cos_ = (
         _InPlace(n) for n in ("abs", "neg", "exp", "log", "sqrt", "sin", "cos")
@@ -740,43 +747,33 @@ class Tensor:
 
     def add_(self, other: Any, alpha: Any = 1) -> Tensor:
         if alpha != 1:
-            return dispatch.inplace(self, lambda t, o: dispatch.add(t, o, alpha), other)
-        return dispatch.inplace(self, dispatch.add, other, np.add)
+            return inplace.update(self, lambda t, o: arguments.add(t, o, alpha), other)
+        return inplace.update(self, arguments.add, other, np.add)
 
     def sub_(self, other: Any, alpha: Any = 1) -> Tensor:
         if alpha != 1:
-            return dispatch.inplace(self, lambda t, o: dispatch.sub(t, o, alpha), other)
-        return dispatch.inplace(self, dispatch.sub, other, np.subtract)
+            return inplace.update(self, lambda t, o: arguments.sub(t, o, alpha), other)
+        return inplace.update(self, arguments.sub, other, np.subtract)
 
     def mul_(self, other: Any) -> Tensor:
-        return dispatch.inplace(self, dispatch.mul, other, np.multiply)
+        return inplace.update(self, arguments.mul, other, np.multiply)
 
     def div_(self, other: Any) -> Tensor:
-        return dispatch.inplace(self, dispatch.div, other, np.true_divide)
+        return inplace.update(self, arguments.div, other, np.true_divide)
 
     def zero_(self) -> Tensor:
-        return dispatch.inplace(self, dispatch.zero, None)
+        return inplace.update(self, arguments.zero, None)
 
     def fill_(self, value: Any) -> Tensor:
-        return dispatch.inplace(self, dispatch.fill, value)
+        return inplace.update(self, arguments.fill, value)
 
     def copy_(self, src: Tensor) -> Tensor:
-        return dispatch.inplace(self, dispatch.fill, src)
+        return inplace.update(self, arguments.fill, src)
 
     def clamp_(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
-        return dispatch.inplace(self, lambda t, _: dispatch.clamp(t, min, max), None)
+        return inplace.update(self, lambda t, _: arguments.clamp(t, min, max), None)
 
-    def __iadd__(self, other: Any) -> Tensor:
-        return dispatch.inplace(self, dispatch.add, other, np.add)
-
-    def __isub__(self, other: Any) -> Tensor:
-        return dispatch.inplace(self, dispatch.sub, other, np.subtract)
-
-    def __imul__(self, other: Any) -> Tensor:
-        return dispatch.inplace(self, dispatch.mul, other, np.multiply)
-
-    def __itruediv__(self, other: Any) -> Tensor:
-        return dispatch.inplace(self, dispatch.div, other, np.true_divide)
+    __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_  # x += y is x.add_(y)
 
     # ------------------------------------------------ autograd
 
@@ -786,7 +783,7 @@ class Tensor:
 
     def requires_grad_(self, requires_grad: builtins.bool = True) -> Tensor:
         """Start (or stop) recording operations on this leaf."""
-        dispatch.check_requires_grad(self, requires_grad)
+        arguments.check_requires_grad(self, requires_grad)
         if self.grad_fn is None:
             self.requires_grad = requires_grad
         return self
@@ -807,19 +804,19 @@ class Tensor:
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is None:  # a leaf keeps its own hooks; its AccumulateGrad runs them
-            return graph.RemovableHandle(dispatch.leaf_hooks(self), hook)
+            return graph.RemovableHandle(arguments.leaf_hooks(self), hook)
         place = self._hook_place()
         place._tensor_pre_hooks, place._hooked = place._tensor_pre_hooks or {}, True
         return graph.RemovableHandle(place._tensor_pre_hooks, hook)
 
     def is_inference(self) -> builtins.bool:
         """Whether this tensor was made inside ``inference_mode`` (or is a view of one that was)."""
-        return type(self._vc) is InferenceVersion
+        return type(self._version_counter) is InferenceVersion
 
     def _hook_place(self) -> Any:
         """Where this non-leaf tensor's hooks and retain_grad live: its grad_fn, or for output k of a
         node with several outputs (a custom Function's), that output's place in the node."""
-        return self.grad_fn.output(self._output_nr or 0) if self.grad_fn._several else self.grad_fn
+        return self.grad_fn.output(self._output_nr or 0) if self.grad_fn._several_outputs else self.grad_fn
 
     @property
     def output_nr(self) -> builtins.int:
@@ -832,15 +829,15 @@ class Tensor:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
-        return graph.RemovableHandle(dispatch.leaf_hooks(self).post, hook)
+        return graph.RemovableHandle(arguments.leaf_hooks(self).post, hook)
 
     def detach(self) -> Tensor:
         """A tensor with the same values (shared memory and version counter) that is not part of
         any graph: ``x.detach().mul_(2)`` changes x, and backward sees it."""
         t = Tensor._make(self._array)
-        if self._vc is None:
-            self._vc = [0]
-        t._vc = self._vc
+        if self._version_counter is None:
+            self._version_counter = [0]
+        t._version_counter = self._version_counter
         return t
 
     def detach_(self) -> Tensor:
@@ -867,7 +864,7 @@ class Tensor:
         raise AttributeError(f"'Tensor' object has no attribute '{name}'")
 
     def __new__(cls, *args: Any) -> Tensor:  # torch.Tensor([1, 2]) is float32; Tensor(2, 3) a new 2×3
-        return dispatch.new_tensor(*args)
+        return arguments.new_tensor(*args)
 
     @property
     def shape(self) -> Size:
@@ -875,7 +872,7 @@ class Tensor:
 
     def size(self, dim: builtins.int | None = None) -> Any:
         """The shape, or its length along ``dim``."""
-        return self.shape if dim is None else self._array.shape[dispatch.check_dim(dim, self.ndim)]
+        return self.shape if dim is None else self._array.shape[arguments.check_dim(dim, self.ndim)]
 
     @property
     def dtype(self) -> dtype:
@@ -944,33 +941,33 @@ class Tensor:
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
         """``to(dtype)``, ``to(device)``, ``to(device, dtype)`` or ``to(other)``: another dtype is a
         copy recorded as ToCopyBackward0; the device can only be the CPU; unchanged returns self."""
-        return dispatch.to(self, *args, **kwargs)
+        return arguments.to(self, *args, **kwargs)
 
     def type(self, dtype: Any = None, non_blocking: builtins.bool = False) -> Any:
         """Without an argument, torch's legacy type name (``'gradbook.FloatTensor'``); with one, ``to`` it."""
-        return dispatch.legacy_type(self, dtype)
+        return arguments.legacy_type(self, dtype)
 
     def new_tensor(
         self, data: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False
     ) -> Tensor:
-        return dispatch.new_like(self, "tensor", data, dtype=dtype, device=device, requires_grad=requires_grad)
+        return arguments.new_like(self, "tensor", data, dtype=dtype, device=device, requires_grad=requires_grad)
 
     def new_ones(
         self, *size: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False
     ) -> Tensor:
-        return dispatch.new_like(self, "ones", *size, dtype=dtype, device=device, requires_grad=requires_grad)
+        return arguments.new_like(self, "ones", *size, dtype=dtype, device=device, requires_grad=requires_grad)
 
     def new_zeros(
         self, *size: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False
     ) -> Tensor:
-        return dispatch.new_like(self, "zeros", *size, dtype=dtype, device=device, requires_grad=requires_grad)
+        return arguments.new_like(self, "zeros", *size, dtype=dtype, device=device, requires_grad=requires_grad)
 
     new_empty = new_zeros
 
     def new_full(
         self, size: Any, fill_value: Any, dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False
     ) -> Tensor:
-        return dispatch.new_like(
+        return arguments.new_like(
             self, "full", size, fill_value, dtype=dtype, device=device, requires_grad=requires_grad
         )
 
@@ -1041,5 +1038,5 @@ class Tensor:
 # The op table, torch's argument rules and the engine build on Tensor, and its methods call them:
 # the one import cycle, closed here.
 from .autograd.grad_mode import InferenceVersion, _State  # noqa: E402, I001
-from . import _dispatch as dispatch, ops  # noqa: E402
-from .autograd import engine, graph  # noqa: E402
+from . import _arguments as arguments, ops  # noqa: E402
+from .autograd import engine, graph, inplace  # noqa: E402

@@ -1,9 +1,9 @@
-"""The ops of gradbook.nn (gradbook/nn/_ops.py), one line per program: it records the op,
+"""The ops of gradbook.nn.functional (in gradbook/ops/, by family), one line per program: it records the op,
 gradcheck (finite differences in float64) agrees with its rules, and, with torch installed,
 values, dtype, the graph's node names and the gradients are torch's.
 
-The lines are those of tests/test_ops_table.py (same ``line`` helper); a test fails until every op
-class of gradbook.nn._ops has one.
+The lines are those of tests/test_ops_table.py (same ``line`` helper); test_ops_table fails until every op
+class has a line in one of the two.
 """
 
 import inspect
@@ -13,7 +13,6 @@ import pytest
 from test_ops_table import inputs, line, node_names
 
 import gradbook
-from gradbook.nn import _ops as nn_ops
 
 
 def F(T):
@@ -140,14 +139,10 @@ TABLE = [
 ]
 
 OP_CLASSES = {
-    cls.__name__: cls
-    for cls in vars(nn_ops).values()
-    if inspect.isclass(cls) and issubclass(cls, gradbook.ops.Op) and cls.__module__ == nn_ops.__name__
+    name: cls
+    for name, cls in vars(gradbook.ops).items()
+    if inspect.isclass(cls) and issubclass(cls, gradbook.ops.Op) and name in {p.values[0] for p in TABLE}
 }
-
-
-def test_every_op_class_has_a_line():
-    assert sorted({p.values[0] for p in TABLE}) == sorted(OP_CLASSES)
 
 
 @pytest.mark.parametrize("op, program, shapes, positive, torch_graph, eps", TABLE)

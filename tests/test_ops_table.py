@@ -1,9 +1,10 @@
 """The op table, one line per op: a program that records it, checked with gradcheck (finite
 differences) and, when torch is installed, against torch's values, graph and gradients.
 
-Adding an op to ``gradbook/ops.py`` means adding its line to ``TABLE`` (a test fails until you do).
+Adding an op to ``gradbook/ops/`` means adding its line to ``TABLE`` (a test fails until you do).
 """
 
+import ast
 import inspect
 import re
 from pathlib import Path
@@ -163,11 +164,12 @@ TABLE = [
     line("NllLossBackward0", lambda T, a: T.nn.functional.nll_loss(a, T.tensor([2, 0])), (2, 3)),
 ]
 
-OP_CLASSES = {
+ALL_OP_CLASSES = {  # every op of the table (gradbook/ops/), the ones gradbook.nn.functional calls too
     cls.__name__: cls
     for name, cls in vars(ops).items()
     if inspect.isclass(cls) and issubclass(cls, ops.Op) and cls is not ops.Op
 }
+OP_CLASSES = {name: cls for name, cls in ALL_OP_CLASSES.items() if name in {p.values[0] for p in TABLE}}
 
 
 def inputs(T, shapes, positive, seed=0):
@@ -187,8 +189,12 @@ def node_names(t):
     return found
 
 
-def test_every_op_class_has_a_line():
-    assert sorted(p.values[0] for p in TABLE) == sorted(OP_CLASSES)
+def test_every_op_class_has_a_line_here_or_in_test_nn_ops():
+    from test_nn_ops import TABLE as NN_TABLE  # the ops of gradbook.nn.functional, with their programs
+
+    here = [p.values[0] for p in TABLE]
+    assert len(here) == len(set(here)), "one line per op"
+    assert sorted(here + sorted({p.values[0] for p in NN_TABLE} - set(here))) == sorted(ALL_OP_CLASSES)
 
 
 @pytest.mark.parametrize("op, program, shapes, positive, torch_graph, eps", TABLE)
@@ -246,8 +252,8 @@ def test_the_worked_example_of_docs_engine_md_adds_an_op():
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     (cls_source,) = [b for b in blocks if b.startswith("class TanBackward0(Op):")]
     assert not hasattr(ops, "TanBackward0"), "gradbook has tan now: the worked example needs another op"
-    scope = dict(vars(ops))
-    exec(cls_source, scope)  # as if written in ops.py
+    scope = dict(vars(ops.pointwise))  # its family file: np, Op, floating and the rule helpers
+    exec(cls_source, scope)  # as if written in gradbook/ops/pointwise.py
     tan = scope["TanBackward0"]
     values = np.array([0.5, -1.0, 1.2])
     x = gradbook.tensor(values, dtype=gradbook.float64, requires_grad=True)
@@ -289,3 +295,55 @@ SECOND_DERIVATIVES = {  # rules that must record under create_graph (their Tenso
 def test_second_derivatives_of_the_new_rules(name):
     a = gradbook.tensor([0.7, 0.2, -0.9, 1.3], dtype=gradbook.float64, requires_grad=True)
     assert gradbook.autograd.gradgradcheck(SECOND_DERIVATIVES[name], (a,))
+
+
+# An op is one class in its family's file, one line in a table above, and one entry that calls it:
+# a Tensor method, an argument rule (gradbook/_arguments/) or a gradbook.nn.functional function.
+# The ops named in more than one place of the engine, and where: adding to this list is a choice.
+MORE_THAN_ONE_ENTRY = {
+    "AddBackward0": ("_arguments/arithmetic.py", "tensor.py"),  # x + y, and add(alpha=) as a + alpha·b
+    "CloneBackward0": ("_arguments/shape.py", "tensor.py"),  # clone(), and contiguous() of a view
+    "MeanBackward0": ("_arguments/reduce.py", "tensor.py"),  # mean over all, and over dims
+    "MulBackward0": ("_arguments/arithmetic.py", "tensor.py"),  # x * y, and mul(), addcmul's product
+    "PowBackward0": ("_arguments/arithmetic.py", "tensor.py"),  # x ** n, and square()
+    "SubBackward0": ("_arguments/arithmetic.py", "tensor.py"),  # x - y, and rsub, diff
+    "ToCopyBackward0": ("_arguments/tensors.py", "autograd/function.py"),  # .to(), and a Function's dtype
+    "UnsqueezeBackward0": ("_arguments/indexing.py", "tensor.py"),  # unsqueeze(), and t[None]
+}
+
+
+def names_in(source, names):
+    """The names of ``names`` that the code of ``source`` uses (not its strings or comments)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+        if name in names:
+            found.add(name)
+    return found
+
+
+def entry_places():
+    """{op class name: the engine's files (outside gradbook/ops/ and the layers above) whose code names it}."""
+    package = Path(gradbook.__file__).parent
+    places = {name: set() for name, cls in vars(ops).items() if cls in ALL_OP_CLASSES.values()}  # as ops names them
+    for path in package.rglob("*.py"):
+        rel = path.relative_to(package).as_posix()
+        if rel.startswith("ops/") or rel.split("/")[0] in ("viz", "widgets", "exercises", "grading", "lessons"):
+            continue
+        for name in names_in(path.read_text(), places):
+            places[name].add(rel)
+    return places
+
+
+def test_an_op_needs_one_entry_besides_its_class_and_test_line():
+    places = entry_places()
+    assert [name for name, where in places.items() if not where] == [], "an op nothing calls"
+    more = {name: tuple(sorted(where)) for name, where in places.items() if len(where) > 1}
+    assert more == MORE_THAN_ONE_ENTRY
+
+
+def test_the_count_of_entries_reads_code_not_words():
+    source = (
+        '"""SinBackward0 in a docstring"""\n# CosBackward0\ndef f(self):\n    return ops.ExpBackward0.apply(self)\n'
+    )
+    assert names_in(source, {"SinBackward0", "CosBackward0", "ExpBackward0"}) == {"ExpBackward0"}

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import gradbook
-import gradbook.nn._ops as nn_ops
 from gradbook import ops
 from gradbook.viz import record_backward
 from gradbook.viz.library import op_class
@@ -16,9 +15,8 @@ from gradbook.widgets.backward_player import ledger_frames
 
 OP_CLASSES = {
     cls.__name__: cls
-    for module in (ops, nn_ops)
-    for cls in vars(module).values()
-    if inspect.isclass(cls) and issubclass(cls, ops.Op) and cls is not ops.Op and cls.__module__ == module.__name__
+    for cls in vars(ops).values()
+    if inspect.isclass(cls) and issubclass(cls, ops.Op) and cls is not ops.Op
 }
 
 

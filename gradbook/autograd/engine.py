@@ -19,7 +19,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from .. import _dispatch as dispatch
+from .. import _arguments as arguments
 from .._dtypes import restore_numpy, silence_numpy
 from .._messages import CREATE_GRAPH_WARNING, FREED_ERROR, check_hook_value, hook_result, type_of, warn_once
 from ..tensor import Tensor
@@ -53,7 +53,7 @@ def backward(
     outputs = as_list(tensors)
     seeds = make_seeds(outputs, grad_tensors)
     keep = create_graph if retain_graph is None else retain_graph
-    only = None if inputs is None else dispatch.backward_inputs(as_list(inputs))
+    only = None if inputs is None else arguments.backward_inputs(as_list(inputs))
     run_backward(outputs, seeds, keep, create_graph, inputs=only)
 
 
@@ -79,7 +79,7 @@ def grad(
     outs, ins = as_list(outputs), as_list(inputs)
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    dispatch.check_tensors(ins)
+    arguments.check_tensors(ins)
     seeds = make_seeds(outs, grad_outputs)
     for t in ins:
         if not t.requires_grad:
@@ -91,7 +91,7 @@ def grad(
     return tuple(c if c is None or create_graph else c.detach() for c in captured)
 
 
-# ------------------------------------------------ their arguments (torch's checks: _dispatch.py)
+# ------------------------------------------------ their arguments (torch's checks: _arguments.py)
 
 
 def as_list(x: Any) -> list:
@@ -103,8 +103,8 @@ def as_list(x: Any) -> list:
 
 def make_seeds(outputs: list[Tensor], given: Any) -> list[Tensor | None]:
     """The v of vᵀJ for each output: the one given, or 1 for an output of one element (torch's
-    checks: ``_dispatch.backward_seeds``)."""
-    return dispatch.backward_seeds(outputs, as_list(given) if given is not None else [None] * len(outputs))
+    checks: ``_arguments.backward_seeds``)."""
+    return arguments.backward_seeds(outputs, as_list(given) if given is not None else [None] * len(outputs))
 
 
 def check_used(outputs: list[Tensor], inputs: list[Tensor]) -> None:
@@ -195,7 +195,7 @@ class Buffers:
         """The gradient summed for ``node`` (a tuple, one per output, for a node with several), and
         whether it is owned; (None, False) if nothing reached it."""
         grad = self.sums.pop(node, None)
-        if node._several:
+        if node._several_outputs:
             return gather_outputs(node, grad, self.sums, self.on_arrays), False
         return grad, node in self.owned
 
@@ -226,7 +226,7 @@ class Wanted:
 
     def capture(self, node: Node, grad: Any) -> None:
         for i in self.targets[node]:
-            self.captured[i] = grad if not node._several else grad[self.inputs[i]._output_nr or 0]
+            self.captured[i] = grad if not node._several_outputs else grad[self.inputs[i]._output_nr or 0]
 
     def results(self) -> list[Tensor | None]:
         return [as_tensor(c) for c in self.captured]
@@ -364,18 +364,18 @@ def call_leaf_hooks(node: AccumulateGrad, grad: Any, on_arrays: bool) -> None:
 
 def call_pre_hooks(node: Node, grad: Any, on_arrays: bool) -> Any:
     """Before a node runs: ``hook(grad_outputs)``; a returned tuple replaces them."""
-    grads = grad if node._several else (grad,)  # one per output of the node
+    grads = grad if node._several_outputs else (grad,)  # one per output of the node
     for hook in list(node._pre_hooks.values()):
         r = hook_result(hook, hook(tuple(as_tensor(g) for g in grads)), len(grads))
         if r is not None:
             grads = tuple(None if g is None else g._array if on_arrays else g for g in r)
-    return grads if node._several else grads[0]
+    return grads if node._several_outputs else grads[0]
 
 
 def call_post_hooks(node: Node, outs: list, grad: Any, on_arrays: bool) -> list:
     """After a node ran: ``hook(grad_inputs, grad_outputs)``; a returned tuple replaces grad_inputs."""
     for hook in list(node._post_hooks.values()):
-        grad_outputs = tuple(as_tensor(g) for g in (grad if node._several else (grad,)))
+        grad_outputs = tuple(as_tensor(g) for g in (grad if node._several_outputs else (grad,)))
         r = hook_result(hook, hook(tuple(as_tensor(g) for g in outs), grad_outputs), len(outs))
         if r is not None:
             if any(g is None and new is not None for g, new in zip(outs, r)):

@@ -130,7 +130,7 @@ class BackwardCFunction(SeveralOutputs, Node):
     def _output(self, inner: Tensor, k: int) -> Tensor:
         """Output k as the caller got it: forward's tensor, with this node as its grad_fn."""
         t = Tensor._make(inner._array, self)
-        t._output_nr, t._vc = k or None, inner._vc
+        t._output_nr, t._version_counter = k or None, inner._version_counter
         return t
 
     def _settle_saved(self, inner: list, outputs: list, positions: tuple) -> None:
@@ -138,9 +138,9 @@ class BackwardCFunction(SeveralOutputs, Node):
         caller got (they share the memory, so the version too), and, under saved_tensors_hooks,
         every saved tensor is packed (an output as the caller sees it)."""
         for k in positions:
-            if inner[k]._vc is None:
-                inner[k]._vc = [0]
-            outputs[k]._vc = inner[k]._vc
+            if inner[k]._version_counter is None:
+                inner[k]._version_counter = [0]
+            outputs[k]._version_counter = inner[k]._version_counter
         returned = {id(inner[k]): k for k in positions}
         self._saved_outputs = {id(t): returned[id(t)] for t in self._saved if id(t) in returned}
         if not _State.saved_hooks:
@@ -187,7 +187,7 @@ class BackwardCFunction(SeveralOutputs, Node):
 
     def run_rules(self, grad: Any, needed: set | None, on_arrays: bool) -> tuple[list, list[bool]]:
         count, _, metas = self._outputs
-        upstream: list = list(grad) if self._several else [grad] + [None] * (count - 1)  # by output
+        upstream: list = list(grad) if self._several_outputs else [grad] + [None] * (count - 1)  # by output
         for i, g in enumerate(upstream):
             if g is not None and on_arrays:
                 upstream[i] = Tensor._make(g)
@@ -223,7 +223,7 @@ class BackwardCFunction(SeveralOutputs, Node):
                 raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
             else:
                 out.append(g)
-        for i, (g, (fn, _), (shape, dtype)) in enumerate(zip(out, self.next_functions, self._meta)):
+        for i, (g, (fn, _), (shape, dtype)) in enumerate(zip(out, self.next_functions, self._input_metadata)):
             if g is None or fn is None or (needed is not None and fn not in needed):
                 out[i] = None
                 continue
@@ -272,13 +272,13 @@ def apply_custom(cls: Any, args: tuple, kwargs: dict) -> Any:
     positions = tuple(i for i in metas if id(outputs[i]) not in ctx._non_differentiable)
     if not positions:  # nothing to differentiate: returned as it is, as in torch
         return out
-    ctx._outputs, ctx._several = (len(outputs), positions, metas), positions != (0,)  # edges (ctx, k)
+    ctx._outputs, ctx._several_outputs = (len(outputs), positions, metas), positions != (0,)  # edges (ctx, k)
     ctx._seq = next(creation_order)
     ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
     ctx.next_functions = tuple(
         ((t.grad_fn or t._grad_accumulator()), t._output_nr or 0) if t.requires_grad else (None, 0) for t in tensors
     )
-    ctx._meta = [(t._array.shape, t._array.dtype) for t in tensors]
+    ctx._input_metadata = [(t._array.shape, t._array.dtype) for t in tensors]
     inner = list(outputs)
     for i in positions:  # each differentiable output: a new tensor, output i of ctx
         if id(outputs[i]) in ctx._dirty:  # an input changed in place: it is the output itself

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .._dispatch import stack
+from .._arguments import stack
 from .._factories import zeros_like
 from ..tensor import Tensor
 from .engine import grad

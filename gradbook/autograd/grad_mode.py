@@ -28,7 +28,7 @@ def is_inference_mode_enabled() -> bool:
 
 
 class InferenceVersion(list):
-    """The version counter (``Tensor._vc``) of a tensor made under ``inference_mode``: its type is
+    """The version counter (``Tensor._version_counter``) of a tensor made under ``inference_mode``: its type is
     the mark ``Tensor.is_inference()`` reads, and views and detached copies share it, as in torch.
     It counts nothing: reading the version outside inference mode raises torch's error (saving
     the tensor for backward reads it: the saving code names that error, ``check_saving``), and
@@ -51,7 +51,7 @@ class InferenceVersion(list):
 def check_saving(t: Any) -> None:
     """Refuse to save ``t`` for backward if it is an inference tensor outside inference mode, with
     torch's error for that (called where a tensor is saved: ``Op._record``, ``save_for_backward``)."""
-    if type(t._vc) is InferenceVersion and not _State.inference:
+    if type(t._version_counter) is InferenceVersion and not _State.inference:
         raise RuntimeError(INFERENCE_SAVED_ERROR)
 
 

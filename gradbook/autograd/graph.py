@@ -44,7 +44,7 @@ class Node:
     _hooked = False  # set by any of the four above: one test per node when none is
     _versions: tuple | list = ()  # (saved input, its version then)
     _result_version: list | None = None  # the output's version counter, for a node that saved it
-    _several = False  # True for a custom Function's node with several outputs: edges (node, k)
+    _several_outputs = False  # True for a custom Function's node with several outputs: edges (node, k)
 
     def name(self) -> str:
         """The torch class name, e.g. ``'MulBackward0'``."""

@@ -126,7 +126,7 @@ DOCS: dict[str, str] = {
     ),
     # ---- lesson 11
     "check_hand_gradients": (
-        "对下面英文原文中的程序，逐个节点手算 g 的梯度，给出字典 ``{\"u\": dg/du, \"v\": dg/dv, \"w\": dg/dw}``。\n"
+        '对下面英文原文中的程序，逐个节点手算 g 的梯度，给出字典 ``{"u": dg/du, "v": dg/dv, "w": dg/dw}``。\n'
         "每个节点把 上游梯度 × 局部导数 传给它的输入；一个变量被用了两次时，把两条路径的梯度相加。"
     ),
     "check_numerical_grad": (
@@ -151,7 +151,7 @@ DOCS: dict[str, str] = {
     ),
     "check_passes": (
         "下面英文原文中的 f，它的完整雅可比矩阵需要几遍前向模式的计算（每遍一个 J·v），以及反向模式下几次反向传播（每次一个 vᵀJ，之前先做一次前向传播）？\n"
-        "给出由整数组成的字典 ``{\"forward\": ..., \"reverse\": ...}``。"
+        '给出由整数组成的字典 ``{"forward": ..., "reverse": ...}``。'
     ),
     # ---- lesson 13
     "check_grad_without_division": (
@@ -187,7 +187,7 @@ DOCS: dict[str, str] = {
     ),
     # ---- lesson 15
     "check_saved_count": (
-        "数一数下面英文原文中的程序为反向传播保存了多少个张量、共多少字节，用字典 ``{\"tensors\": ..., \"bytes\": ...}`` 作答：\n"
+        '数一数下面英文原文中的程序为反向传播保存了多少个张量、共多少字节，用字典 ``{"tensors": ..., "bytes": ...}`` 作答：\n'
         "节点只保存需要的梯度的规则所读取的东西。"
     ),
     "check_mask_relu": (

@@ -7,11 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import _dispatch, _factories, ops
+from .. import _arguments, _factories, ops
 from .._dtypes import scalar_name, type_name
 from ..autograd.grad_mode import no_grad
+from ..ops.conv import pool_indices
+from ..ops.normalization import batch_dims
 from ..tensor import Tensor
-from . import _ops as _nn_ops
 
 
 def relu(input: Tensor) -> Tensor:  # noqa: A002
@@ -44,9 +45,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """
     if bias is not None:
         if input.ndim == 2:
-            return _dispatch.addmm(bias, input, weight.t())
+            return _arguments.addmm(bias, input, weight.t())
         if input.ndim == 3 or bias.ndim == 1:
-            flat = _dispatch.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+            flat = _arguments.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
             return flat.view(*input.shape[:-1], flat.shape[-1])
     out = input @ weight.t()
     return out + bias if bias is not None else out
@@ -60,7 +61,7 @@ def _check_reduction(reduction: str) -> None:
 def _broadcast_target(input: Tensor, target: Any) -> tuple[Tensor, Tensor]:  # noqa: A002
     """As torch's pointwise losses: a target of another size is broadcast against the input,
     with torch's warning."""
-    target = _dispatch.lift(target, input)
+    target = _arguments.lift(target, input)
     if input._array.shape != target._array.shape:
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
@@ -68,7 +69,7 @@ def _broadcast_target(input: Tensor, target: Any) -> tuple[Tensor, Tensor]:  # n
             UserWarning,
             stacklevel=3,
         )
-        _dispatch.broadcast_check(input._array.shape, target._array.shape)
+        _arguments.broadcast_check(input._array.shape, target._array.shape)
         shape = np.broadcast_shapes(input._array.shape, target._array.shape)  # as torch.broadcast_tensors
         input = input.expand(shape) if input._array.shape != shape else input
         target = target.expand(shape) if target._array.shape != shape else target
@@ -155,7 +156,7 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     tensor([-0.2000,  3.0000])
     """
     _floating_input(input, "leaky_relu_cpu")
-    return _nn_ops.LeakyReluBackward0.apply(input, negative_slope=negative_slope)  # inplace: computed out of place
+    return ops.LeakyReluBackward0.apply(input, negative_slope=negative_slope)  # inplace: computed out of place
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # noqa: A002
@@ -166,7 +167,7 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     tensor([ 0.3133,  0.6931, 30.0000])
     """
     _floating_input(input, "softplus_cpu")
-    return _nn_ops.SoftplusBackward0.apply(input, beta=beta, threshold=threshold)
+    return ops.SoftplusBackward0.apply(input, beta=beta, threshold=threshold)
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
@@ -177,26 +178,26 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     tensor([-0.2689,  0.0000,  0.7311])
     """
     _floating_input(input, "silu_cpu")
-    return _nn_ops.SiluBackward0.apply(input)
+    return ops.SiluBackward0.apply(input)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     """x · tanh(softplus(x))."""
     _floating_input(input, "mish_cpu")
-    return _nn_ops.MishBackward0.apply(input)
+    return ops.MishBackward0.apply(input)
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
     """x where x > 0, else alpha · (eˣ - 1)."""
     _floating_input(input, "elu_cpu")
-    return _nn_ops.EluBackward0.apply(input, alpha=alpha)
+    return ops.EluBackward0.apply(input, alpha=alpha)
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
     """x limited to [min_val, max_val]."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return _nn_ops.HardtanhBackward0.apply(input, min_val=min_val, max_val=max_val)
+    return ops.HardtanhBackward0.apply(input, min_val=min_val, max_val=max_val)
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
@@ -207,7 +208,7 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
 def logsigmoid(input: Tensor) -> Tensor:  # noqa: A002
     """log σ(x), computed without overflow."""
     _floating_input(input, "log_sigmoid_cpu")
-    return _nn_ops.LogSigmoidBackward0.apply(input)
+    return ops.LogSigmoidBackward0.apply(input)
 
 
 def softsign(input: Tensor) -> Tensor:  # noqa: A002
@@ -231,7 +232,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     _floating_input(input, "GeluKernelImpl")
-    return _nn_ops.GeluBackward0.apply(input, approximate=approximate)
+    return ops.GeluBackward0.apply(input, approximate=approximate)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
@@ -295,7 +296,7 @@ def _convolution(
     stride, dilation = _ints(stride, nd), _ints(dilation, nd)
     pads = _conv_padding(padding, kernel, dilation, stride)
     bias = bias if bias is not None else _factories.zeros(weight.shape[0], dtype=input.dtype)  # needs no gradient
-    return _nn_ops.ConvolutionBackward0.apply(
+    return ops.ConvolutionBackward0.apply(
         input, weight, bias, stride=stride, padding=pads, dilation=dilation, groups=groups
     )
 
@@ -367,12 +368,10 @@ def max_pool2d(
         out = max_pool2d(input.unsqueeze(0), kernel_size, stride, padding, dilation, ceil_mode, return_indices)
         return (out[0].squeeze(0), out[1].squeeze(0)) if return_indices else out.squeeze(0)
     kernel, stride, pads, dilation = _pool_args(input, kernel_size, stride, padding, dilation)
-    out = _nn_ops.MaxPool2DWithIndicesBackward0.apply(
-        input, kernel=kernel, stride=stride, padding=pads, dilation=dilation
-    )
+    out = ops.MaxPool2DWithIndicesBackward0.apply(input, kernel=kernel, stride=stride, padding=pads, dilation=dilation)
     if not return_indices:
         return out
-    return out, Tensor._make(_nn_ops.pool_indices(input._array, kernel, stride, pads, dilation))
+    return out, Tensor._make(pool_indices(input._array, kernel, stride, pads, dilation))
 
 
 def avg_pool2d(
@@ -393,7 +392,7 @@ def avg_pool2d(
     if input.ndim == 3:
         return avg_pool2d(input.unsqueeze(0), kernel_size, stride, padding).squeeze(0)
     kernel, stride, pads, _ = _pool_args(input, kernel_size, stride, padding)
-    return _nn_ops.AvgPool2DBackward0.apply(input, kernel=kernel, stride=stride, padding=pads)
+    return ops.AvgPool2DBackward0.apply(input, kernel=kernel, stride=stride, padding=pads)
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
@@ -426,7 +425,7 @@ def layer_norm(
         )
     weight = weight if weight is not None else _factories.ones(shape, dtype=input.dtype)  # needs no gradient
     bias = bias if bias is not None else _factories.zeros(shape, dtype=input.dtype)
-    return _nn_ops.NativeLayerNormBackward0.apply(input, weight, bias, normalized_shape=shape, eps=eps)
+    return ops.NativeLayerNormBackward0.apply(input, weight, bias, normalized_shape=shape, eps=eps)
 
 
 def batch_norm(
@@ -467,10 +466,10 @@ def batch_norm(
     stats = {"running_mean": None, "running_var": None}
     if not training:
         stats = {"running_mean": running_mean._array, "running_var": running_var._array}
-    out = _nn_ops.NativeBatchNormBackward0.apply(input, weight, bias, **stats, training=training, eps=eps)
+    out = ops.NativeBatchNormBackward0.apply(input, weight, bias, **stats, training=training, eps=eps)
     if training and running_mean is not None and running_var is not None:
         x = input._array
-        dims = _nn_ops._batch_dims(x.shape)
+        dims = batch_dims(x.shape)
         count = x.size // channels
         mean = np.mean(x, axis=dims, dtype=np.float64)
         unbiased = np.var(x, axis=dims, dtype=np.float64) * count / (count - 1)
@@ -510,7 +509,7 @@ def embedding(
         raise IndexError("index out of range in self")
     if padding_idx is not None and padding_idx < 0:
         padding_idx += rows
-    return _nn_ops.EmbeddingBackward0.apply(weight, indices=input, padding_idx=padding_idx)
+    return ops.EmbeddingBackward0.apply(weight, indices=input, padding_idx=padding_idx)
 
 
 # ------------------------------------------------ losses
@@ -579,7 +578,7 @@ def binary_cross_entropy(
     if ((t < 0) | (t > 1)).any():
         raise RuntimeError("all elements of target should be between 0 and 1")
     _not_differentiable("binary_cross_entropy", weight=weight)
-    return _nn_ops.BinaryCrossEntropyBackward0.apply(input, target, weight=_array_of(weight), reduction=reduction)
+    return ops.BinaryCrossEntropyBackward0.apply(input, target, weight=_array_of(weight), reduction=reduction)
 
 
 def binary_cross_entropy_with_logits(
@@ -608,7 +607,7 @@ def binary_cross_entropy_with_logits(
             f"{scalar_name(target._array.dtype)}"
         )
     _not_differentiable("binary_cross_entropy_with_logits", weight=weight, pos_weight=pos_weight)
-    return _nn_ops.BinaryCrossEntropyWithLogitsBackward0.apply(
+    return ops.BinaryCrossEntropyWithLogitsBackward0.apply(
         input, target, weight=_array_of(weight), pos_weight=_array_of(pos_weight), reduction=reduction
     )
 
@@ -657,7 +656,7 @@ def smooth_l1_loss(
     if beta == 0:
         return l1_loss(input, target, reduction=reduction)
     input, target = _broadcast_target(input, target)
-    return _nn_ops.SmoothL1LossBackward0.apply(input, target, beta=beta, reduction=reduction)
+    return ops.SmoothL1LossBackward0.apply(input, target, beta=beta, reduction=reduction)
 
 
 def huber_loss(
@@ -679,4 +678,4 @@ def huber_loss(
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, target = _broadcast_target(input, target)
-    return _nn_ops.HuberLossBackward0.apply(input, target, delta=delta, reduction=reduction)
+    return ops.HuberLossBackward0.apply(input, target, delta=delta, reduction=reduction)

@@ -19,7 +19,7 @@ import types
 import warnings
 from collections.abc import Iterable
 
-from .. import _dispatch, _factories, linalg
+from .. import _arguments, _factories, linalg
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
 
@@ -46,7 +46,7 @@ def clip_grad_norm_(
     if not grads:
         return _factories.tensor(0.0)
     with no_grad():
-        total = linalg.vector_norm(_dispatch.stack([linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
+        total = linalg.vector_norm(_arguments.stack([linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
         if error_if_nonfinite and (total.isnan() | total.isinf()):
             raise RuntimeError(
                 f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so it cannot "
@@ -66,4 +66,3 @@ def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float, f
         for p in _listed(parameters):
             if p.grad is not None:
                 p.grad.clamp_(min=-clip_value, max=clip_value)
-

@@ -57,9 +57,7 @@ class GraphView(StaticFallback, w.VBox):
         self.status = w.HTML(error_html(None), layout=w.Layout(height=STATUS_HEIGHT, overflow="auto"))
         small = {"indent": False, "layout": w.Layout(width="auto")}  # a row of toggles, not 300 px each
         # keyed by draw()'s names for the rows (show=), labelled in the language set
-        self.show = {
-            name: w.Checkbox(value=name in show, description=translate(name, ZH), **small) for name in TOGGLES
-        }
+        self.show = {name: w.Checkbox(value=name in show, description=translate(name, ZH), **small) for name in TOGGLES}
         self.legend = w.Checkbox(value=False, description=translate("legend", ZH), **small)
         fixed = w.Layout(width="auto", flex="0 0 auto")  # never shrunk below its text
         tip = translate("redraw after further computation", ZH)

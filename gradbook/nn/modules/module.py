@@ -12,13 +12,12 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from ... import _device
+from ... import _device, ops
 from ..._dtypes import dtype as _dtype
 from ..._dtypes import float32, float64, to_dtype, type_name
 from ...autograd.grad_mode import _State, no_grad
 from ...autograd.graph import RemovableHandle
 from ...tensor import Tensor
-from .. import _ops
 from ..parameter import Parameter
 
 
@@ -479,7 +478,7 @@ class _BackwardHook:
         wrapped = list(args)
         for i, a in enumerate(args):
             if isinstance(a, Tensor) and a.requires_grad:
-                wrapped[i] = _ops.BackwardHookFunctionBackward.apply(a)
+                wrapped[i] = ops.BackwardHookFunctionBackward.apply(a)
                 wrapped[i].grad_fn.register_prehook(lambda grads, i=i: self._input_ready(i, grads))
                 self.needing.add(i)
         return tuple(wrapped)
@@ -490,7 +489,7 @@ class _BackwardHook:
         wrapped = list(outs)
         for i, o in enumerate(outs):
             if isinstance(o, Tensor) and o.requires_grad:
-                wrapped[i] = _ops.BackwardHookFunctionBackward.apply(o)
+                wrapped[i] = ops.BackwardHookFunctionBackward.apply(o)
                 wrapped[i].grad_fn.register_prehook(lambda grads, i=i: self._output_ready(i, grads))
         return tuple(wrapped) if isinstance(out, tuple) else wrapped[0]
 

@@ -1,0 +1,204 @@
+"""Convolution and pooling, as ``gradbook.nn.functional`` calls them."""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+
+from .op import Op
+from .rules import as_array, constant, is_tensor, shape_of, sum_keepdim
+
+
+def _fields(xp: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple) -> np.ndarray:
+    """(N, C, *out, *kernel): each output position's receptive field of the padded input, a view."""
+    nd = len(kernel)
+    span = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
+    windows = np.lib.stride_tricks.sliding_window_view(xp, span, axis=tuple(range(2, 2 + nd)))
+    steps = tuple(slice(None, None, s) for s in stride) + tuple(slice(None, None, d) for d in dilation)
+    return windows[(slice(None), slice(None)) + steps]
+
+
+def _padded(x: np.ndarray, padding: tuple, value: float = 0.0) -> np.ndarray:
+    """x with ``padding`` (each dimension's (before, after)) added around its spatial dimensions."""
+    if not any(p for pair in padding for p in pair):
+        return x
+    return np.pad(x, ((0, 0), (0, 0)) + tuple(padding), constant_values=value)
+
+
+def _unfields(
+    fields: np.ndarray, shape: tuple, padding: tuple, kernel: tuple, stride: tuple, dilation: tuple
+) -> np.ndarray:
+    """The adjoint of _fields and _padded: each field's values added back where they came from."""
+    nd = len(kernel)
+    out = np.zeros(shape[:2] + tuple(s + a + b for s, (a, b) in zip(shape[2:], padding)), fields.dtype)
+    positions = fields.shape[2 : 2 + nd]
+    for offset in np.ndindex(*kernel):
+        where = tuple(
+            slice(o * d, o * d + s * (p - 1) + 1, s) for o, d, s, p in zip(offset, dilation, stride, positions)
+        )
+        out[(slice(None), slice(None)) + where] += fields[(Ellipsis,) + offset]
+    return out[(slice(None), slice(None)) + tuple(slice(a, a + s) for s, (a, _) in zip(shape[2:], padding))]
+
+
+_LETTERS = "hwdxyz"  # spatial dimensions of the output, then kernel offsets below
+
+
+def _conv_subscripts(nd: int) -> tuple[str, str, str]:
+    out, ker = _LETTERS[:nd], "klmpqr"[:nd]
+    return f"ngc{out}{ker}", f"goc{ker}", f"ngo{out}"
+
+
+def _conv(
+    x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: tuple, padding: tuple, dilation: tuple, groups: int
+) -> np.ndarray:
+    nd = w.ndim - 2
+    fields = _fields(_padded(x, padding), w.shape[2:], stride, dilation)
+    n, c, o = x.shape[0], x.shape[1], w.shape[0]
+    f, k, out = _conv_subscripts(nd)
+    grouped = fields.reshape((n, groups, c // groups) + fields.shape[2:])
+    y = np.einsum(f"{f},{k}->{out}", grouped, w.reshape((groups, o // groups) + w.shape[1:]), optimize=True)
+    y = y.reshape((n, o) + y.shape[3:])
+    return (y + b.reshape((1, -1) + (1,) * nd)).astype(x.dtype, copy=False)
+
+
+def _conv_grads(n: Op, g: Any, input: Any, weight: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(∂/∂input, ∂/∂weight) of a convolution, from g: the fields' gradient added back, and the
+    fields times g summed over the batch and positions."""
+    if is_tensor(g):
+        return _conv_grads_recorded(n, g, input, weight)
+    x, w, groups = input, weight, n.groups
+    nd = w.ndim - 2
+    f, k, out = _conv_subscripts(nd)
+    bn, c, o = x.shape[0], x.shape[1], w.shape[0]
+    fields = _fields(_padded(x, n.padding), w.shape[2:], n.stride, n.dilation)
+    gg = g.reshape((bn, groups, o // groups) + g.shape[2:])
+    wg = w.reshape((groups, o // groups) + w.shape[1:])
+    grad_fields = np.einsum(f"{out},{k}->{f}", gg, wg, optimize=True).reshape(fields.shape)
+    grad_input = _unfields(grad_fields, x.shape, n.padding, w.shape[2:], n.stride, n.dilation)
+    grouped = fields.reshape((bn, groups, c // groups) + fields.shape[2:])
+    grad_weight = np.einsum(f"{out},{f}->{k}", gg, grouped, optimize=True).reshape(w.shape)
+    return grad_input.astype(x.dtype, copy=False), grad_weight.astype(w.dtype, copy=False)
+
+
+@functools.lru_cache(maxsize=32)
+def _field_matrix(size: tuple, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
+    """The 0/1 matrix A with fields = x @ A: row j is input position j (of ``size``, flattened), column
+    p·K + k is kernel offset k of output position p (padding reads nothing). Only for create_graph,
+    where the rules must be recorded ops: x @ A and g @ Aᵀ are matmuls, differentiable again."""
+    index = np.arange(math.prod(size), dtype=np.float64).reshape((1, 1) + size)
+    fields = _fields(_padded(index, padding, -1.0), kernel, stride, dilation)
+    flat = fields.reshape(-1)
+    matrix = np.zeros((math.prod(size), flat.size))
+    inside = flat >= 0
+    matrix[flat[inside].astype(np.int64), np.flatnonzero(inside)] = 1.0
+    return matrix
+
+
+def _conv_grads_recorded(n: Op, g: Any, x: Any, w: Any) -> tuple[Any, Any]:
+    """The same two gradients as recorded ops (under create_graph), through the field matrix."""
+    groups = n.groups
+    (bn, c), o, kernel = x.shape[:2], w.shape[0], tuple(w.shape[2:])
+    size, positions = tuple(x.shape[2:]), tuple(g.shape[2:])
+    a = constant(_field_matrix(size, kernel, n.stride, n.padding, n.dilation).astype(x._array.dtype), g)
+    p, k, cg, og = math.prod(positions), math.prod(kernel), c // groups, o // groups
+    gp = g.reshape(bn, groups, og, p).permute(0, 1, 3, 2)  # (N, G, P, Og)
+    wg = w.reshape(groups, og, cg * k)
+    grad_fields = (gp @ wg).reshape(bn, groups, p, cg, k).permute(0, 1, 3, 2, 4).reshape(bn, c, p * k)
+    grad_input = (grad_fields @ a.mT).reshape(x.shape)
+    fields = (x.reshape(bn, c, math.prod(size)) @ a).reshape(bn, groups, cg, p, k)
+    fields = fields.permute(1, 0, 3, 2, 4).reshape(groups, bn * p, cg * k)  # (G, N·P, Cg·K)
+    gw = g.reshape(bn, groups, og, p).permute(1, 2, 0, 3).reshape(groups, og, bn * p)
+    grad_weight = (gw @ fields).reshape(w.shape)
+    return grad_input, grad_weight
+
+
+class ConvolutionBackward0(Op):
+    """out = Σ over each output position's receptive field of input · weight, plus bias
+    (conv1d, conv2d: ``stride``, ``padding``, ``dilation``, ``groups``)"""
+
+    inputs = ("input", "weight", "bias")
+    saves = ("input", "weight")
+    forward = staticmethod(_conv)
+    rules = {
+        "∂/∂input: g through weight, back onto each receptive field": lambda n, g, input, weight: _conv_grads(
+            n, g, input, weight
+        )[0],
+        "∂/∂weight: Σ g · input over the batch and positions": lambda n, g, input, weight: _conv_grads(
+            n, g, input, weight
+        )[1],
+        "∂/∂bias: Σ g over the batch and positions": lambda n, g: sum_keepdim(g, (0, *range(2, g.ndim))).reshape(-1),
+    }
+
+
+def _max_pool(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
+    fields = _fields(_padded(x, padding, -np.inf), kernel, stride, dilation)
+    nd = len(kernel)
+    flat = fields.reshape(fields.shape[: 2 + nd] + (-1,))
+    return np.max(flat, axis=-1)
+
+
+class MaxPool2DWithIndicesBackward0(Op):
+    """out = the largest value of each window (``kernel_size``, ``stride``, ``padding``, ``dilation``)"""
+
+    saves = ("self",)
+    forward = staticmethod(_max_pool)
+    rules = {"∂/∂self: each g to its window's largest value": lambda n, g, self: _max_pool_grad(n, g, self)}
+
+
+def _window_argmax(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
+    """(N, C, Ho, Wo): the place, 0 .. K-1, of each window's largest value (the first, as torch)."""
+    fields = _fields(_padded(x, padding, -np.inf), kernel, stride, dilation)
+    return np.argmax(fields.reshape(fields.shape[:4] + (-1,)), axis=-1)
+
+
+def _max_pool_grad(n: Op, g: Any, x: Any) -> Any:
+    best = _window_argmax(as_array(x), n.kernel, n.stride, n.padding, n.dilation)
+    onehot = np.arange(math.prod(n.kernel)) == best[..., None]  # (N, C, Ho, Wo, K): the largest of each window
+    if is_tensor(g):
+        return _pool_grad_recorded(n, g, constant(onehot.astype(g._array.dtype), g), n.dilation)
+    onehot = onehot.reshape(best.shape + tuple(n.kernel))
+    return _unfields(onehot * g[..., None, None], x.shape, n.padding, n.kernel, n.stride, n.dilation)
+
+
+def _pool_grad_recorded(n: Op, g: Any, share: Any, dilation: tuple) -> Any:
+    """A pooling gradient as recorded ops: g·share on each window's K places, put back through the
+    field matrix (under create_graph)."""
+    shape = shape_of(n)
+    bn, c = shape[:2]
+    a = constant(
+        _field_matrix(tuple(shape[2:]), tuple(n.kernel), n.stride, n.padding, dilation).astype(g._array.dtype), g
+    )
+    fields = (g.unsqueeze(-1) * share).reshape(bn, c, -1)  # (N, C, P·K), in the matrix's order
+    return (fields @ a.mT).reshape(shape)
+
+
+class AvgPool2DBackward0(Op):
+    """out = the mean of each window (padding counts as zeros: count_include_pad)"""
+
+    forward = staticmethod(
+        lambda a, kernel, stride, padding: (
+            _fields(_padded(a, padding), kernel, stride, (1, 1)).mean(axis=(-2, -1)).astype(a.dtype)
+        )
+    )
+    rules = {"∂/∂self: each g shared evenly over its window": lambda n, g: _avg_pool_grad(n, g)}
+
+
+def _avg_pool_grad(n: Op, g: Any) -> Any:
+    if is_tensor(g):
+        even = np.full(tuple(g.shape) + (math.prod(n.kernel),), 1 / math.prod(n.kernel), dtype=g._array.dtype)
+        return _pool_grad_recorded(n, g, constant(even, g), (1, 1))
+    share = np.broadcast_to((g / math.prod(n.kernel))[..., None, None], g.shape + tuple(n.kernel))
+    return _unfields(share, shape_of(n), n.padding, n.kernel, n.stride, (1, 1))
+
+
+def pool_indices(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
+    """max_pool2d's indices: where each window's largest value is, as an index into its channel's
+    H·W values (torch's ``return_indices``)."""
+    best = _window_argmax(x, kernel, stride, padding, dilation)
+    dy, dx = np.divmod(best, kernel[1])
+    rows = np.arange(best.shape[2])[:, None] * stride[0] - padding[0][0] + dy * dilation[0]
+    cols = np.arange(best.shape[3])[None, :] * stride[1] - padding[1][0] + dx * dilation[1]
+    return (rows * x.shape[3] + cols).astype(np.int64)
