@@ -123,11 +123,7 @@ class Tensor:
         for a one-element tensor (v = 1). Without ``retain_graph=True`` the saved tensors of the
         graph are freed, and a second backward through a node that saved tensors fails.
         """
-        if gradient is None and inputs is None and self.grad_fn is not None and self._array.size == 1:
-            keep = create_graph if retain_graph is None else retain_graph  # loss.backward(): v = 1
-            engine.run_backward([self], [Tensor._make(np.ones_like(self._array))], keep, create_graph)
-        else:
-            engine.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        engine.backward(self, gradient, retain_graph, create_graph, inputs=inputs)  # torch.autograd.backward
 
     def _grad_accumulator(self) -> Any:
         """The leaf's AccumulateGrad node, while a graph holds it (the leaf holds it weakly, as in

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..tensor import Tensor
 
 
-def backward_seeds(outputs: list[Tensor], grads: list) -> list[Tensor | None]:
-    """Check the seeds and fill in v = 1 for one-element outputs, as torch does (pairing them as
-    zip() does, then counting)."""
+def as_list(x: Any) -> list:
+    """One tensor, or a sequence of them (None: none), as a list."""
+    if x is None:
+        return []
+    return [x] if isinstance(x, Tensor) else list(x)
+
+
+def backward_seeds(outputs: list[Tensor], given: Any) -> list[Tensor | None]:
+    """The v of vᵀJ for each output: the one given (one tensor, a sequence, or None), checked as
+    torch checks it, or v = 1 for a one-element output (pairing them as zip() does, then counting)."""
+    grads = as_list(given) if given is not None else [None] * len(outputs)
     result = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if g is not None:
@@ -22,7 +32,7 @@ def backward_seeds(outputs: list[Tensor], grads: list) -> list[Tensor | None]:
                 )
             result.append(g if g._array.dtype == out._array.dtype else g.to(out.dtype))
         elif out.requires_grad:
-            if out.numel() != 1:
+            if out._array.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             result.append(Tensor._make(np.ones_like(out._array)))
         else:

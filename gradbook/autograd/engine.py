@@ -50,10 +50,10 @@ def backward(
     >>> x.grad
     tensor([4., 6., 8.])
     """
-    outputs = as_list(tensors)
-    seeds = make_seeds(outputs, grad_tensors)
+    outputs = arguments.as_list(tensors)
+    seeds = arguments.backward_seeds(outputs, grad_tensors)  # v = 1 for a one-element output
     keep = create_graph if retain_graph is None else retain_graph
-    only = None if inputs is None else arguments.backward_inputs(as_list(inputs))
+    only = None if inputs is None else arguments.backward_inputs(arguments.as_list(inputs))
     run_backward(outputs, seeds, keep, create_graph, inputs=only)
 
 
@@ -76,11 +76,11 @@ def grad(
     >>> dy, d2y
     (tensor(27., grad_fn=<MulBackward0>), tensor(18.))
     """
-    outs, ins = as_list(outputs), as_list(inputs)
+    outs, ins = arguments.as_list(outputs), arguments.as_list(inputs)
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     arguments.check_tensors(ins)
-    seeds = make_seeds(outs, grad_outputs)
+    seeds = arguments.backward_seeds(outs, grad_outputs)
     for t in ins:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
@@ -92,19 +92,6 @@ def grad(
 
 
 # ------------------------------------------------ their arguments (torch's checks: _arguments.py)
-
-
-def as_list(x: Any) -> list:
-    """One tensor, or a sequence of them (None: none), as a list."""
-    if x is None:
-        return []
-    return [x] if isinstance(x, Tensor) else list(x)
-
-
-def make_seeds(outputs: list[Tensor], given: Any) -> list[Tensor | None]:
-    """The v of vᵀJ for each output: the one given, or 1 for an output of one element (torch's
-    checks: ``_arguments.backward_seeds``)."""
-    return arguments.backward_seeds(outputs, as_list(given) if given is not None else [None] * len(outputs))
 
 
 def check_used(outputs: list[Tensor], inputs: list[Tensor]) -> None:
@@ -149,30 +136,23 @@ def run_backward(
     quiet = silence_numpy()  # no NumPy warnings: torch gives inf and nan silently
     try:
         for node in order:
-            grad, own = buffers.take(node)  # what its consumers sent it, summed
+            grad, own = buffers.take(node)  # receive: what its consumers sent it, summed
             if grad is None:
                 continue  # nothing reached it (not on the way to an input)
-            if node._hooked:  # its tensor's gradient is ready: its hooks and retain_grad
-                grad, own = call_tensor_hooks(node, grad, on_arrays, create_graph), False
-            if wanted is not None and node in wanted.targets:
-                wanted.capture(node, grad)
-            if type(node) is AccumulateGrad:
+            if node._hooked or wanted is not None:  # tensor hooks, retain_grad, inputs=, pre-hooks
+                grad, own = before_node(node, grad, own, wanted, accumulate, on_arrays, create_graph)
+            if type(node) is AccumulateGrad:  # a leaf: its .grad += grad
                 if accumulate and (wanted is None or node in wanted.targets):
-                    if node._hooked and node._pre_hooks:
-                        grad, own = call_pre_hooks(node, grad, on_arrays), False
-                    accumulate_grad(node.variable, grad, create_graph, own)  # leaf.grad += grad
+                    accumulate_grad(node.variable, grad, create_graph, own)
                     if node._hooked:
                         call_leaf_hooks(node, grad, on_arrays)
                 continue
-            if node._hooked and node._pre_hooks:
-                grad = call_pre_hooks(node, grad, on_arrays)
             outs, owned = node.run_rules(grad, wanted and wanted.needed, on_arrays)  # the chain rule
             if node._hooked and node._post_hooks:
-                outs = call_post_hooks(node, outs, grad, on_arrays)
-                owned = [False] * len(outs)
+                outs, owned = call_post_hooks(node, outs, grad, on_arrays), [False] * len(outs)
             if not keep_graph and node.saves:
-                node.release()
-            buffers.send(node, outs, owned)
+                node.release()  # free what it saved (no retain_graph)
+            buffers.send(node, outs, owned)  # send: one gradient along each edge
     finally:
         _State.enabled = grad_mode
         restore_numpy(quiet)
@@ -333,6 +313,22 @@ def accumulate_grad(t: Tensor, grad: Any, create_graph: bool, owned: bool = Fals
     else:
         t._grad._array += grad
         t._grad._version += 1
+
+
+def before_node(
+    node: Node, grad: Any, own: bool, wanted: Wanted | None, accumulate: bool, on_arrays: bool, create_graph: bool
+) -> tuple[Any, bool]:
+    """What runs on a node's gradient before the node does: its tensor's hooks and retain_grad, the
+    capture of an ``inputs=`` gradient, and the node's pre-hooks (a leaf's only if it accumulates)."""
+    if node._hooked:
+        grad, own = call_tensor_hooks(node, grad, on_arrays, create_graph), False
+    if wanted is not None and node in wanted.targets:
+        wanted.capture(node, grad)
+    if node._hooked and node._pre_hooks:
+        leaf_skipped = type(node) is AccumulateGrad and not (accumulate and (wanted is None or node in wanted.targets))
+        if not leaf_skipped:
+            grad, own = call_pre_hooks(node, grad, on_arrays), False
+    return grad, own
 
 
 def call_tensor_hooks(node: Node, grad: Any, on_arrays: bool, create_graph: bool) -> Any:

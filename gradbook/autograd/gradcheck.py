@@ -9,8 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from .._arguments import as_list
 from ..tensor import Tensor
-from .engine import as_list, grad
+from .engine import grad
 
 
 class GradcheckError(RuntimeError):

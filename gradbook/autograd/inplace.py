@@ -4,12 +4,10 @@ counter moves on, so that a node that saved it refuses its backward, as in torch
 
 from __future__ import annotations
 
-import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from .. import ops
 from .._dtypes import rank, restore_numpy, scalar_name, silence_numpy
 from .._messages import (
     INFERENCE_INPLACE_ERROR,
@@ -17,31 +15,10 @@ from .._messages import (
     OVERLAP_ERROR,
     VIEW_OF_LEAF_INPLACE_ERROR,
 )
+from ..ops.op import Op
+from ..ops.rules import constant, dtype_of, shape_of
 from ..tensor import Tensor
 from .grad_mode import InferenceVersion, _State, no_grad
-
-if TYPE_CHECKING:
-    from ..ops.op import Op
-
-
-def as_view(result: Tensor, t: Tensor, cls: type[Op], params: dict) -> Tensor:
-    """A view op's result shares its input's memory (when NumPy gave a view) and so its version
-    counter, and remembers the tensor it is a view of (``._base``) and the view ops from there
-    (``_views``, to write through it: ``CopySlices``), as in torch."""
-    if np.may_share_memory(result._array, t._array):
-        vc = t._version_counter  # [version, the live views of this memory (weakly)], shared by base and views
-        if vc is None:
-            vc = t._version_counter = [0, []]
-        elif len(vc) == 1:
-            vc.append([])
-        views = vc[1]
-        if len(views) >= 16 and not len(views) & (len(views) - 1):  # at 16, 32, 64 ...: drop the dead
-            views[:] = [ref for ref in views if ref() is not None]
-        views.append(weakref.ref(result))
-        result._version_counter = vc
-        result._base = t._base if t._base is not None else t
-        result._views = (t._views or ()) + ((cls, params),)
-    return result
 
 
 def view_region(x: Any, views: tuple) -> Any:
@@ -50,6 +27,33 @@ def view_region(x: Any, views: tuple) -> Any:
     for cls, params in views:
         x = cls.forward(x, **params) if isinstance(x, np.ndarray) else cls.apply(x, **params)
     return x
+
+
+class CopySlices(Op):
+    """out = self with the part a view sees replaced by src: ``y[0] = v``, or an in-place change
+    of a view, ``y[1:].mul_(2)``, recorded on the view's base"""
+
+    inputs = ("self", "src")
+
+    @staticmethod
+    def forward(base: np.ndarray, src: np.ndarray, views: tuple) -> np.ndarray:
+        out = base.copy()
+        view_region(out, views)[...] = src
+        return out
+
+    rules = {
+        "∂out/∂self = 1 outside the view, 0 inside": lambda n, g: g * constant(_outside(n), g),
+        "∂out/∂src = 1 inside the view": lambda n, g: view_region(g, n.views),
+    }
+
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
+
+
+def _outside(n: Op) -> np.ndarray:
+    mask = np.ones(shape_of(n), dtype_of(n))
+    view_region(mask, n.views)[...] = 0
+    return mask
 
 
 def check_inplace(t: Tensor, other_requires: bool) -> None:
@@ -125,7 +129,7 @@ def write_through(region: Tensor, src: Tensor) -> None:
     views are views of the new base again."""
     base = region._base
     before = old_value(base)
-    out = ops.CopySlices.apply(before, src, views=region._views)
+    out = CopySlices.apply(before, src, views=region._views)
     base._array[...] = out._array
     base.grad_fn, base.requires_grad, base._output_nr = out.grad_fn, True, None
     refresh_views(base)

@@ -11,6 +11,7 @@ Adding an op is one class in its family's file and one line in ``tests/test_ops_
 
 # ruff: noqa: F401
 # (the face: every op class as gradbook.ops.<name>, as the Tensor methods and torch users name it)
+from ..autograd.inplace import CopySlices  # a write through a view, recorded on its base
 from .activation import (
     EluBackward0,
     GeluBackward0,
@@ -44,7 +45,6 @@ from .arithmetic import (
 from .conv import AvgPool2DBackward0, ConvolutionBackward0, MaxPool2DWithIndicesBackward0
 from .indexing import (
     CopyBackwards,
-    CopySlices,
     EmbeddingBackward0,
     FillBackward2,
     GatherBackward0,

@@ -1,5 +1,5 @@
 """Indexing, filling and sorting: select and slice, gather and scatter, index_put, the in-place
-fills, embedding lookup, sort and topk; and CopySlices, which records a write through a view."""
+fills, embedding lookup, sort and topk. (CopySlices, a write through a view, is in autograd/inplace.py.)"""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.inplace import view_region
 from ..tensor import Tensor
 from .op import Op
 from .rules import as_array, constant, dtype_of, is_tensor, select, shape_of, zeros_like
@@ -39,33 +38,6 @@ class CopyBackwards(Op):
 
     def name(self) -> str:
         return "torch::autograd::CopyBackwards"  # a hand-written node in torch, named like AccumulateGrad
-
-
-class CopySlices(Op):
-    """out = self with the part a view sees replaced by src: ``y[0] = v``, or an in-place change
-    of a view, ``y[1:].mul_(2)``, recorded on the view's base"""
-
-    inputs = ("self", "src")
-
-    @staticmethod
-    def forward(base: np.ndarray, src: np.ndarray, views: tuple) -> np.ndarray:
-        out = base.copy()
-        view_region(out, views)[...] = src
-        return out
-
-    rules = {
-        "∂out/∂self = 1 outside the view, 0 inside": lambda n, g: g * constant(_outside(n), g),
-        "∂out/∂src = 1 inside the view": lambda n, g: view_region(g, n.views),
-    }
-
-    def name(self) -> str:
-        return "torch::autograd::CopySlices"
-
-
-def _outside(n: Op) -> np.ndarray:
-    mask = np.ones(shape_of(n), dtype_of(n))
-    view_region(mask, n.views)[...] = 0
-    return mask
 
 
 class SelectBackward0(Op):

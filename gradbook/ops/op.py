@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import operator
+import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -15,7 +16,6 @@ from .._dtypes import restore_numpy, silence_numpy
 from .._messages import FREED_ERROR
 from ..autograd.grad_mode import InferenceVersion, _State, check_saving
 from ..autograd.graph import Node, creation_order
-from ..autograd.inplace import as_view
 from ..tensor import Tensor
 from .rules import unbroadcast
 
@@ -229,3 +229,23 @@ def _params(cls: type[Op]) -> list[str]:
         return []
     positional = [p for p in ps if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     return [p.name for p in positional[len(cls.inputs) :]] + [p.name for p in ps if p.kind == p.KEYWORD_ONLY]
+
+
+def as_view(result: Tensor, t: Tensor, cls: type[Op], params: dict) -> Tensor:
+    """A view op's result shares its input's memory (when NumPy gave a view) and so its version
+    counter, and remembers the tensor it is a view of (``._base``) and the view ops from there
+    (``_views``, to write through it: ``CopySlices``), as in torch."""
+    if np.may_share_memory(result._array, t._array):
+        vc = t._version_counter  # [version, the live views of this memory (weakly)], shared by base and views
+        if vc is None:
+            vc = t._version_counter = [0, []]
+        elif len(vc) == 1:
+            vc.append([])
+        views = vc[1]
+        if len(views) >= 16 and not len(views) & (len(views) - 1):  # at 16, 32, 64 ...: drop the dead
+            views[:] = [ref for ref in views if ref() is not None]
+        views.append(weakref.ref(result))
+        result._version_counter = vc
+        result._base = t._base if t._base is not None else t
+        result._views = (t._views or ()) + ((cls, params),)
+    return result
