@@ -65,7 +65,7 @@ def check_inplace(t: Tensor, other_requires: bool) -> None:
         raise RuntimeError(
             f"Output {t.output_nr} of {t.grad_fn.name().removesuffix('Backward0')} is a view and is being modified "
             "inplace. This view is the output of a function that returns multiple views. Such functions do not "
-            "allow the output views to be modified update. You should replace the update operation by an "
+            "allow the output views to be modified inplace. You should replace the inplace operation by an "
             "out-of-place one."
         )
     if base is not None and _State.enabled and base.grad_fn is None and base.requires_grad:
