@@ -88,11 +88,11 @@ def extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
             )
         return (ops.MaxBackward1 if which == "max" else ops.MinBackward1).apply(t)
     d = check_dim(dim, t.ndim)
-    indices = (np.argmax if which == "max" else np.argmin)(t._array, axis=d)
+    indices = (np.argmax if which == "max" else np.argmin)(t._array, axis=d, keepdims=keepdim)  # saved as returned
     values = (ops.MaxBackward0 if which == "max" else ops.MinBackward0).apply(
         t, dim=d, keepdim=keepdim, indices=indices
     )
-    idx = Tensor._make(np.expand_dims(indices, d) if keepdim else indices)
+    idx = Tensor._make(indices)
     return (_Max if which == "max" else _Min)((values, idx))
 
 

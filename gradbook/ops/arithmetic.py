@@ -38,6 +38,8 @@ class SubBackward0(Op):
 class RsubBackward1(Op):
     """out = other - self, for a number ``other`` (``1 - x``)"""
 
+    unexposed = ("other",)  # torch keeps alpha only
+
     forward = staticmethod(lambda a, other: np.subtract(other, a, dtype=a.dtype))
     rules = {"∂out/∂self = -1": lambda n, g: -g}
 
@@ -111,6 +113,8 @@ class PowBackward1(Op):
 
 class PowBackward2(Op):
     """out = base ** exponent, for a number base (``2 ** x``; the base is kept as a param)"""
+
+    unexposed = ("base",)
 
     inputs = ("exponent",)
     saves = ("exponent", "result")

@@ -15,12 +15,14 @@ from .rules import as_array, constant, dtype_of, is_tensor, select, shape_of, ze
 class ZeroBackward0(Op):
     """out = self filled with zeros (``zero_``)"""
 
-    forward = staticmethod(np.zeros_like)
+    forward = staticmethod(lambda a: np.zeros_like(a))
     rules = {"∂out/∂self = 0": lambda n, g: constant(np.zeros_like(as_array(g)), g)}
 
 
 class FillBackward2(Op):
     """out = self filled with the number ``value`` (``fill_``)"""
+
+    unexposed = ("value",)
 
     forward = staticmethod(lambda a, value: np.full_like(a, value))
     rules = {"∂out/∂self = 0": lambda n, g: constant(np.zeros_like(as_array(g)), g)}

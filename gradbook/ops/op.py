@@ -42,6 +42,7 @@ class Op(Node):
     _inputs_kept: ClassVar[tuple[tuple[str, int, int], ...]] = ()  # (name, position, readers)
     _saves_result: ClassVar[bool] = False
     view: ClassVar[bool] = False  # its result shares the input's memory (x[0], x.t(), x.view(...))
+    unexposed: ClassVar[tuple[str, ...]] = ()  # params torch's node keeps no _saved_<param> of
 
     @classmethod
     def apply(cls, *tensors: Tensor, out_dtype: Any = None, **params: Any) -> Tensor:
@@ -169,8 +170,8 @@ class Op(Node):
         for name in cls.saves:  # torch's _saved_<name>: readable until freed
             setattr(cls, f"_saved_{name}", property(lambda node, name=name: node._read_saved(name)))
         for name in _params(cls):
-            if name not in cls.saves:
-                setattr(cls, f"_saved_{name}", property(lambda node, name=name: getattr(node, name, None)))
+            if name not in cls.saves and name not in cls.unexposed:
+                setattr(cls, f"_saved_{name}", property(lambda node, name=name: _saved_param(node, name)))
 
     def _read_saved(self, name: str) -> Any:
         attrs = self.__dict__
@@ -182,7 +183,7 @@ class Op(Node):
             return self.result if name == "result" else self._unpacked()[name]
         if self.stale():
             raise self.version_error()
-        return self.result if name == "result" else attrs[name]
+        return self.result if name == "result" else _saved_param(self, name)
 
 
 class WrappedNumber(Tensor):
@@ -217,6 +218,12 @@ def _reads(cls: type[Op], rule: Callable) -> tuple[str, ...]:
     if unknown:
         raise TypeError(f"{cls.__name__}: a rule reads {unknown}, which are not saved inputs or the result")
     return names
+
+
+def _saved_param(node: Op, name: str) -> Any:
+    """A param (or a saved array) as torch's node shows it: an array (a condition, indices) as a tensor."""
+    value = getattr(node, name, None)
+    return Tensor._make(value) if isinstance(value, np.ndarray) else value
 
 
 def _params(cls: type[Op]) -> list[str]:

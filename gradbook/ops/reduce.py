@@ -158,11 +158,11 @@ class MinBackward1(MaxBackward1):
 
 
 class MaxBackward0(Op):
-    """values = max along ``dim`` (``indices`` say where)"""
+    """values = max along ``dim`` (``indices`` say where, shaped as values)"""
 
     saves = ("indices",)
     forward = staticmethod(
-        lambda a, dim, keepdim, indices: np.take_along_axis(a, np.expand_dims(indices, dim), dim).squeeze(
+        lambda a, dim, keepdim, indices: np.take_along_axis(a, _kept(indices, dim, keepdim), dim).squeeze(
             axis=dim if not keepdim else ()
         )
     )
@@ -301,7 +301,7 @@ def _share(x: Any, out: Any, n: Op) -> np.ndarray:
 def _one_hot(n: Op) -> np.ndarray:
     shape = shape_of(n)
     positions = np.arange(shape[n.dim]).reshape([-1 if d == n.dim else 1 for d in range(len(shape))])
-    return (positions == np.expand_dims(n.indices, n.dim)).astype(dtype_of(n))
+    return (positions == _kept(n.indices, n.dim, n.keepdim)).astype(dtype_of(n))
 
 
 def _logsumexp(a: np.ndarray, dim: tuple, keepdim: bool) -> np.ndarray:
@@ -330,3 +330,8 @@ def _cumprod_grad(g: Any, x: Any, result: Any, dim: int) -> Any:
     others = where(constant(place, x), 1.0, expand(unsqueeze(x, dim), wide_shape))
     running = others.cumprod(dim + 1) if is_tensor(others) else np.cumprod(others, axis=dim + 1)
     return sum_keepdim(unsqueeze(g, dim) * running * constant(later, g), dim + 1).reshape(shape)
+
+
+def _kept(indices: np.ndarray, dim: int, keepdim: bool) -> np.ndarray:
+    """max's or min's indices with ``dim`` kept (as size 1)."""
+    return indices if keepdim else np.expand_dims(indices, dim)

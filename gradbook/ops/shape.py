@@ -17,6 +17,8 @@ from .rules import is_tensor, permute, shape_of, sum_keepdim, swapaxes, unary
 class ViewBackward0(Op):
     """out = self with a new shape (same elements, same order)"""
 
+    unexposed = ("shape", "dim")  # torch keeps the input's sizes
+
     view = True
 
     forward = staticmethod(lambda a, shape, dim=None: a.reshape(shape))  # squeeze keeps its dim too
@@ -36,14 +38,20 @@ class SqueezeBackward0(ViewBackward0):
 class SqueezeBackward1(ViewBackward0):
     """out = self without size-1 dimension ``dim``"""
 
+    unexposed = ("shape",)
+
 
 class SqueezeBackward2(ViewBackward0):
     """out = self without size-1 dimensions ``dim`` (a tuple)"""
+
+    unexposed = ("shape",)
 
 
 class SqueezeBackward4(ViewBackward0):
     """out = self without size-1 dimension ``dim``, in place (``squeeze_``, as matmul of a 1-D
     tensor leaves it)"""
+
+    unexposed = ("shape",)
 
 
 class UnsqueezeBackward0(Op):
@@ -87,6 +95,8 @@ class PermuteBackward0(Op):
 class ExpandBackward0(Op):
     """out = self repeated along size-1 (or new leading) dimensions"""
 
+    unexposed = ("size",)  # torch keeps the input's sizes
+
     view = True
 
     forward = staticmethod(lambda a, size: np.broadcast_to(a, size))
@@ -112,6 +122,8 @@ class AliasBackward0(Op):
 class ToCopyBackward0(Op):
     """out = self converted to ``dtype``"""
 
+    unexposed = ("dtype",)
+
     forward = staticmethod(lambda a, dtype: a.astype(dtype))
     rules = {"∂out/∂self = 1, converted back to self's dtype": lambda n, g: g}  # converted by run_rules
 
@@ -124,6 +136,8 @@ class ToCopyBackward0(Op):
 
 class CatBackward0(Op):
     """out = the tensors joined along ``dim``"""
+
+    unexposed = ("sizes",)
 
     inputs = ("tensors",)  # any number of them; the rule is the same for each
     forward = staticmethod(lambda *arrays, dim, sizes: np.concatenate(arrays, axis=dim))
