@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 import warnings
 from typing import Any
@@ -71,8 +70,8 @@ def version_error(t: Any, version: int, creator: Any, output: int = 0) -> Runtim
     """torch's error for a saved tensor changed in place; ``creator`` made it (None for a leaf), as
     its output number ``output``."""
     what = f"[{type_name(t._array.dtype)} [{', '.join(map(str, t._array.shape))}]]"
-    if creator is not None:  # torch names the op without "Backward0": "output 0 of Exp"
-        what += f", which is output {output} of {re.sub(r'Backward[0-9]*$', '', creator.name())},"
+    if creator is not None:  # torch drops "Backward0" from the name only: "of Exp", "of Clamp1"
+        what += f", which is output {output} of {creator.name().removesuffix('Backward0').replace('Backward', '')},"
     return RuntimeError(
         "one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: {what} is at version {t._version}; expected version {version} "

@@ -25,7 +25,7 @@ _new = object.__new__
 
 
 class _InPlace:
-    """``x.abs_()``: ``x.abs()`` written into x's memory, as ``arguments.inplace`` does it."""
+    """``x.abs_()``: ``x.abs()`` written into x's memory, as ``inplace.update`` does it."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -739,6 +739,9 @@ class Tensor:
     )
     tanh_, sigmoid_, relu_, square_, sign_ = (_InPlace(n) for n in ("tanh", "sigmoid", "relu", "square", "sign"))
     floor_, ceil_, round_, pow_, masked_fill_ = (_InPlace(n) for n in ("floor", "ceil", "round", "pow", "masked_fill"))
+    remainder_, floor_divide_ = _InPlace("remainder"), _InPlace("floor_divide")
+    __ipow__, __imod__, __ifloordiv__ = pow_, remainder_, floor_divide_  # x **= 2 is x.pow_(2)
+    __iand__, __ior__ = _InPlace("__and__"), _InPlace("__or__")
     scatter_, scatter_add_ = _InPlace("scatter"), _InPlace("scatter_add")
 
     def add_(self, other: Any, alpha: Any = 1) -> Tensor:

@@ -530,7 +530,49 @@ CASES = {
     "bool of an empty tensor": lambda T: bool(T.zeros(0, 3)),
     "bool of two values": lambda T: bool(T.ones(2)),
     "sgd step overflow": lambda T: (lambda w: (w.__isub__(1e38 * T.tensor([-1e10])), w)[1])(T.tensor([1.0])),
+    # ------------------------------------------------ found by an outside review (2026-12-07)
+    "x **= 2 is in place": lambda T: (lambda x, alias: (x.__ipow__(2), alias, alias._version))(
+        *(lambda x: (x, x))(T.tensor([1.0, 2.0, 3.0]))
+    )[1:],
+    "w **= 2 on a leaf is refused": lambda T: leaf(T, [1.0, 2.0]).__ipow__(2),
+    "//= and %= are in place": lambda T: (lambda a: (a.__ifloordiv__(2), a.__imod__(2), a._version)[2:])(
+        T.tensor([5, 7])
+    ),
+    "&= and |= are in place": lambda T: (
+        lambda m: (m.__iand__(T.tensor([True, True])), m.__ior__(T.tensor([False, True])), m, m._version)[2:]
+    )(T.tensor([True, False])),
+    "x **= 2 records PowBackward0": lambda T: (lambda y: y.__ipow__(2).grad_fn.name())(leaf(T, [1.0, 2.0]) * 1),
+    "the version error names ClampBackward1 as Clamp1": lambda T: version_text(T, lambda x: x.clamp(0, 1)),
+    "the version error names SumBackward1 as Sum1": lambda T: version_text(T, lambda x: x.sum(0, keepdim=True)),
+    "the version error names RsubBackward1 as Rsub1": lambda T: version_text(T, lambda x: 1 - x),
+    "the version error names ExpBackward0 as Exp": lambda T: version_text(T, lambda x: x.exp()),
+    "an inf gradient through t[i] = v stays 0 where v was written": lambda T: grad_of(
+        T, lambda x: (lambda y: (y.__setitem__(0, 1.0), y.view(-1)[1:2].zero_(), y.sqrt())[2])(x * 1), [0.0, 1.0, 4.0]
+    ),
+    "x[0] = v on a leaf: a view of a leaf": lambda T: leaf(T, [1.0, 2.0]).__setitem__(0, 5.0),
+    "x[1:] = v on a leaf: a view of a leaf": lambda T: leaf(T, [1.0, 2.0]).__setitem__(slice(1, None), 5.0),
+    "x[mask] = v on a leaf: the leaf": lambda T: leaf(T, [1.0, 2.0]).__setitem__(T.tensor([True, False]), 5.0),
+    "x[...] = v on a leaf: the leaf": lambda T: leaf(T, [1.0, 2.0]).__setitem__(Ellipsis, 5.0),
+    "atan2 of a bool tensor and a float tensor": lambda T: T.atan2(
+        T.tensor([True, False, True]), T.tensor([1.5, 2.0, 0.5])
+    ),
+    "atan2 of a float tensor and an int tensor": lambda T: T.atan2(T.tensor([1.5, 2.0, 0.5]), T.tensor([1, 2, 3])),
 }
+
+
+def version_text(T, make):
+    """Where the version error says the changed tensor came from ("output 0 of Clamp1")."""
+    x = leaf(T, [0.5, 2.0])
+    y = make(x)
+    z = y * y
+    with T.no_grad():
+        y.add_(0)
+    try:
+        z.sum().backward()
+    except RuntimeError as e:
+        return str(e).split("which is ")[1].split(" is at")[0]
+    return "no error"
+
 
 # gradbook differs on purpose
 DIFFERENT = {

@@ -15,6 +15,7 @@ from .._dtypes import (
 )
 from .._messages import (
     LEAF_INPLACE_ERROR,
+    VIEW_OF_LEAF_INPLACE_ERROR,
     type_of,
 )
 from ..autograd.grad_mode import _State
@@ -276,8 +277,8 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
         view._array[tuple(rest) if arrays else ...] = value._array  # view shares t's memory
         t._version += 1
         return
-    if t.grad_fn is None and t.requires_grad:
-        raise RuntimeError(LEAF_INPLACE_ERROR)
+    if t.grad_fn is None and t.requires_grad:  # x[0] = v writes into a view of the leaf, x[mask] = v into it
+        raise RuntimeError(LEAF_INPLACE_ERROR if view is t else VIEW_OF_LEAF_INPLACE_ERROR)
     if not arrays:  # a view, written through (CopySlices)
         write_through(view if view is not t else ops.AliasBackward0.apply(t), value)
     else:  # integer arrays or a mask: index_put (IndexPutBackward0) on the view they index

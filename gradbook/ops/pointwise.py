@@ -16,7 +16,6 @@ from .rules import (
     dtype_of,
     erf_array,
     exp,
-    in_float64,
     or_default,
     select,
     sigmoid_array,
@@ -290,7 +289,7 @@ class Atan2Backward0(Op):
 
     inputs = ("self", "other")
     saves = ("self", "other")
-    forward = staticmethod(lambda a, b: in_float64(lambda x: np.arctan2(x, b.astype(x.dtype)), a))
+    forward = staticmethod(lambda a, b: _atan2(a, b))
     rules = {
         "∂out/∂self = other / (self² + other²)": lambda n, g, self, other: g * other / (self * self + other * other),
         "∂out/∂other = -self / (self² + other²)": lambda n, g, self, other: g * -self / (self * self + other * other),
@@ -366,3 +365,13 @@ def _picked(mine: Any, theirs: Any, n: Op) -> np.ndarray:
     (torch's formula, so a nan on either side passes the gradient to both)."""
     a, b = as_array(mine), as_array(theirs)
     return np.where(a == b, 0.5, np.where(a < b, 0.0, 1.0)).astype(dtype_of(n))
+
+
+def _atan2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """atan2 in the dtype torch gives (the floating type of the two; float32 for integers and bools),
+    computed in float64 and rounded once for float32."""
+    want = np.result_type(a, b)
+    want = want if want.kind == "f" else default_float()
+    if want == np.float32:
+        return np.arctan2(a.astype(np.float64), b.astype(np.float64)).astype(np.float32)
+    return np.arctan2(a.astype(want), b.astype(want))
