@@ -223,6 +223,8 @@ def _reads(cls: type[Op], rule: Callable) -> tuple[str, ...]:
 def _saved_param(node: Op, name: str) -> Any:
     """A param (or a saved array) as torch's node shows it: an array (a condition, indices) as a tensor."""
     value = getattr(node, name, None)
+    if type(value) is tuple:  # index's indices: each array a tensor
+        return tuple(Tensor._make(v) if isinstance(v, np.ndarray) else v for v in value)
     return Tensor._make(value) if isinstance(value, np.ndarray) else value
 
 
