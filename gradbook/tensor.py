@@ -351,10 +351,10 @@ class Tensor:
         return ops.FracBackward0.apply(self)
 
     def clamp_min(self, min: Any) -> Tensor:  # noqa: A002
-        return ops.ClampMinBackward0.apply(self, min=min)
+        return ops.ClampMinBackward0.apply(self, min=arguments.number_bound(min, "clamp_min"))
 
     def clamp_max(self, max: Any) -> Tensor:  # noqa: A002
-        return ops.ClampMaxBackward0.apply(self, max=max)
+        return ops.ClampMaxBackward0.apply(self, max=arguments.number_bound(max, "clamp_max"))
 
     def nan_to_num(self, nan: Any = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
         """nan → ``nan``, ±inf → ``posinf``/``neginf`` (the dtype's largest and smallest by default)."""

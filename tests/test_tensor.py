@@ -159,3 +159,26 @@ def test_forgetting_zero_grad_accumulates_like_the_seed_lesson():
         opt.step()
     assert w.grad.item() == 9.0
     assert w.item() == -18.0  # -(3 + 6 + 9)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda x, m: x.clamp(min=m),
+        lambda x, m: x.clamp(None, m),
+        lambda x, m: x.clamp_min(m),
+        lambda x, m: x.clamp_max(m),
+        lambda x, m: torch.clamp(x, m),
+    ],
+)
+def test_a_clamp_bound_that_requires_grad_is_refused_not_dropped(call):
+    """torch sends a gradient into a tensor bound (ClampBackward0); gradbook has no such node yet, so
+    it refuses with a message, instead of clamping to the bound's value and losing its gradient."""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    m = torch.tensor(1.5, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="bound that requires grad"):
+        call(x, m)
+    assert x.grad is None and m.grad is None and x._version == 0
+    with torch.no_grad():  # no gradient to lose: the bound's value
+        assert call(x, m).tolist() != []
+    assert call(x, m.detach()).grad_fn is not None

@@ -17,6 +17,7 @@ from .arithmetic import (
     floor_divide,
     lerp,
     mul,
+    number_bound,
     pow,
     rdiv,
     reflected_remainder,

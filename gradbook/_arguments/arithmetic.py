@@ -17,6 +17,7 @@ from .._dtypes import (
     promote_types,
     promoted,
 )
+from ..autograd.grad_mode import _State
 from ..tensor import Tensor
 from .operands import binary, broadcast_check, lift, operand, pair
 
@@ -162,11 +163,30 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:  # noqa: A002
     return ops.WhereBackward0.apply(a, b, condition=cond.astype(bool), out_dtype=promoted(a._array, b._array))
 
 
+def number_bound(bound: Any, fn: str) -> Any:
+    """A clamp bound as a number. A tensor bound that requires grad, or of several elements, needs torch's
+    ClampBackward0 (gradients into the bound, elementwise bounds), which gradbook has not yet: refused
+    with a clear message, never dropped silently."""
+    if not isinstance(bound, Tensor):
+        return bound
+    if bound.requires_grad and _State.enabled:
+        raise NotImplementedError(
+            f"gradbook: {fn} with a bound that requires grad is not supported yet (torch sends a gradient into "
+            "the bound); use torch.maximum(x, bound) or torch.minimum(x, bound)"
+        )
+    if bound._array.size != 1:
+        raise NotImplementedError(
+            f"gradbook: {fn} with a bound of {bound._array.size} elements is not supported yet; use "
+            "torch.maximum(x, bound) or torch.minimum(x, bound)"
+        )
+    return bound.item()
+
+
 def clamp(t: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     """Limit values to [min, max]; the gradient is 1 inside and 0 where clipped."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    min, max = (v.item() if isinstance(v, Tensor) else v for v in (min, max))
+    min, max = number_bound(min, "clamp"), number_bound(max, "clamp")
     if t._array.dtype.kind != "f" and (isinstance(min, float) or isinstance(max, float)):
         t = t.to(get_default_dtype())  # an integer tensor clamped to float bounds gives a float, as in torch
     return ops.ClampBackward1.apply(t, min=min, max=max)
