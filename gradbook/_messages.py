@@ -103,13 +103,13 @@ def warn_once(message: str) -> None:
 def check_hook_value(hook: Any, new: Any, old: Any) -> None:
     """torch's errors for a tensor hook that returned a gradient (array ``new``) of another size or
     dtype than the one it was given (``old``)."""
-    if new.shape != old.shape:
-        raise RuntimeError(f"hook '{hook_name(hook)}' has changed the size of value")
-    if new.dtype != old.dtype:
+    if new.dtype != old.dtype:  # torch checks the type first (check_variable_result)
         raise RuntimeError(
             f"hook '{hook_name(hook)}' has changed the type of value (was {type_name(old.dtype)} "
             f"got {type_name(new.dtype)})"
         )
+    if new.shape != old.shape:
+        raise RuntimeError(f"hook '{hook_name(hook)}' has changed the size of value")
 
 
 def hook_result(hook: Any, result: Any, expected: int) -> tuple | None:

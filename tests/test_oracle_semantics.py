@@ -553,6 +553,12 @@ CASES = {
     "x[1:] = v on a leaf: a view of a leaf": lambda T: leaf(T, [1.0, 2.0]).__setitem__(slice(1, None), 5.0),
     "x[mask] = v on a leaf: the leaf": lambda T: leaf(T, [1.0, 2.0]).__setitem__(T.tensor([True, False]), 5.0),
     "x[...] = v on a leaf: the leaf": lambda T: leaf(T, [1.0, 2.0]).__setitem__(Ellipsis, 5.0),
+    "copy_ of a float leaf into an int tensor records nothing": lambda T: (
+        lambda x, z: (z.copy_(x), z.requires_grad, grad_of(T, lambda w: (z.copy_(w), z * w)[1], [1.5, 2.5]))[1:]
+    )(leaf(T, [1.5, 2.5]), T.zeros(2, dtype=T.int64)),
+    "t[:] = float leaf into a bool tensor records nothing": lambda T: (
+        lambda b: (b.__setitem__(slice(None), leaf(T, [1.5, 0.0])), b.requires_grad, b.grad_fn)[1:]
+    )(T.zeros(2, dtype=T.bool)),
     "atan2 of a bool tensor and a float tensor": lambda T: T.atan2(
         T.tensor([True, False, True]), T.tensor([1.5, 2.0, 0.5])
     ),

@@ -273,7 +273,7 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
                     f"shape mismatch: value tensor of shape {list(value._array.shape)} cannot be broadcast to "
                     f"indexing result of shape {list(spot.shape)}"
                 )
-    if not (_State.enabled and (t.requires_grad or value.requires_grad)):
+    if not (_State.enabled and (t.requires_grad or (value.requires_grad and t._array.dtype.kind == "f"))):
         view._array[tuple(rest) if arrays else ...] = value._array  # view shares t's memory
         t._version += 1
         return

@@ -137,10 +137,10 @@ def run_backward(
     try:
         for node in order:
             grad, own = buffers.take(node)  # receive: what its consumers sent it, summed
-            if grad is None:
-                continue  # nothing reached it (not on the way to an input)
-            if node._hooked or wanted is not None:  # tensor hooks, retain_grad, inputs=, pre-hooks
+            if grad is not None and (node._hooked or wanted is not None):  # hooks, retain_grad, inputs=
                 grad, own = before_node(node, grad, own, wanted, accumulate, on_arrays, create_graph)
+            if grad is None:
+                continue  # nothing reached it (not on the way to an input), or a pre-hook gave None
             if type(node) is AccumulateGrad:  # a leaf: its .grad += grad
                 if accumulate and (wanted is None or node in wanted.targets):
                     accumulate_grad(node.variable, grad, create_graph, own)
@@ -364,8 +364,20 @@ def call_pre_hooks(node: Node, grad: Any, on_arrays: bool) -> Any:
     for hook in list(node._pre_hooks.values()):
         r = hook_result(hook, hook(tuple(as_tensor(g) for g in grads)), len(grads))
         if r is not None:
-            grads = tuple(None if g is None else g._array if on_arrays else g for g in r)
+            grads = tuple(hooked_grad(hook, new, old, on_arrays) for new, old in zip(r, grads))
     return grads if node._several_outputs else grads[0]
+
+
+def hooked_grad(hook: Any, new: Any, old: Any, on_arrays: bool) -> Any:
+    """A gradient a node's pre-hook returned in place of ``old``, checked as torch checks it."""
+    if new is None:
+        return None
+    if not isinstance(new, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type_of(new)}'")
+    if old is None:
+        raise RuntimeError("can't replace a None gradient with a non-None value")
+    check_hook_value(hook, new._array, old if on_arrays else old._array)
+    return new._array if on_arrays else new
 
 
 def call_post_hooks(node: Node, outs: list, grad: Any, on_arrays: bool) -> list:

@@ -80,7 +80,8 @@ def update(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
     Under ``no_grad`` this is a plain update, the way an optimizer changes weights. Otherwise a
     leaf that requires grad refuses, as in torch; any other tensor takes the op's grad_fn.
     """
-    other_requires = isinstance(other, Tensor) and other.requires_grad
+    # an integer or bool tensor never requires grad: a float written into it records nothing
+    other_requires = isinstance(other, Tensor) and other.requires_grad and t._array.dtype.kind == "f"
     if t._base is not None or type(t._version_counter) is InferenceVersion:  # a view (an expanded tensor is one too)
         check_inplace(t, other_requires)
     if ufunc is not None and not (_State.enabled and (t.requires_grad or other_requires)):
