@@ -559,6 +559,14 @@ CASES = {
     "t[:] = float leaf into a bool tensor records nothing": lambda T: (
         lambda b: (b.__setitem__(slice(None), leaf(T, [1.5, 0.0])), b.requires_grad, b.grad_fn)[1:]
     )(T.zeros(2, dtype=T.bool)),
+    "diagonal() is a view: fill_ reaches the base": lambda T: (lambda z: (z.diagonal().fill_(1), z)[1])(T.zeros(3, 3)),
+    "diagonal(1) is a view: its base and version": lambda T: (
+        lambda y: (lambda d: (d.mul_(10), y, y._version, d._base is y)[1:])(y.diagonal(1))
+    )(T.arange(9.0).reshape(3, 3)),
+    "the gradient through a diagonal changed in place": lambda T: grad_of(
+        T, lambda x: (lambda y: (y.diagonal().mul_(10), y)[1])(x.reshape(3, 3) * 1), [float(i) for i in range(9)]
+    ),
+    "a diagonal of an expanded tensor": lambda T: T.arange(6.0).reshape(2, 3).expand(2, 2, 3).diagonal(0, 0, 1),
     "atan2 of a bool tensor and a float tensor": lambda T: T.atan2(
         T.tensor([True, False, True]), T.tensor([1.5, 2.0, 0.5])
     ),

@@ -169,7 +169,8 @@ class StackBackward0(Op):
 class DiagonalBackward0(Op):
     """outᵢ = self[i, i + offset] over dimensions ``dim1`` and ``dim2`` (the diagonal goes last)"""
 
-    forward = staticmethod(lambda a, offset, dim1, dim2: np.diagonal(a, offset, dim1, dim2).copy())
+    view = True  # as in torch: a change through it reaches self
+    forward = staticmethod(lambda a, offset, dim1, dim2: _writable(np.diagonal(a, offset, dim1, dim2), a))
     rules = {
         "∂out/∂self: g back on the diagonal, zeros elsewhere": lambda n, g: added_at(
             g, shape_of(n), _diagonal_index(shape_of(n), n.offset, n.dim1, n.dim2)
@@ -315,3 +316,10 @@ class BackwardHookFunctionBackward(Op):
 
     forward = staticmethod(lambda a: a.copy())
     rules = {"∂out/∂self = 1": lambda n, g: g}
+
+
+def _writable(view: np.ndarray, base: np.ndarray) -> np.ndarray:
+    """NumPy's diagonal is a read-only view; torch's is writable, where its base is."""
+    if base.flags.writeable:
+        view.flags.writeable = True
+    return view
