@@ -19,6 +19,8 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+import numpy as np
+
 from .. import _arguments as arguments
 from .._dtypes import restore_numpy, silence_numpy
 from .._messages import CREATE_GRAPH_WARNING, FREED_ERROR, check_hook_value, hook_result, type_of, warn_once
@@ -307,7 +309,7 @@ def accumulate_grad(t: Tensor, grad: Any, create_graph: bool, owned: bool = Fals
     create_graph the sum is a new, differentiable tensor.
     """
     if create_graph:
-        t._grad = grad if t._grad is None else t._grad + grad
+        t._grad = recorded_copy(grad) if t._grad is None else t._grad + grad
     elif t._grad is None:
         t._grad = Tensor._make(grad if owned else grad.copy())
     else:
@@ -329,6 +331,12 @@ def before_node(
         if not leaf_skipped:
             grad, own = call_pre_hooks(node, grad, on_arrays), False
     return grad, own
+
+
+def recorded_copy(grad: Tensor) -> Tensor:
+    """A first ``.grad`` under create_graph: a new tensor, its copy recorded (CopyBackwards), as torch's
+    AccumulateGrad makes it, never the gradient object itself (a seed, another leaf's ``.grad``)."""
+    return Tensor._make(np.empty_like(grad._array)).copy_(grad)
 
 
 def call_tensor_hooks(node: Node, grad: Any, on_arrays: bool, create_graph: bool) -> Any:
