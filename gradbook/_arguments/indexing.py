@@ -19,7 +19,7 @@ from .._messages import (
     type_of,
 )
 from ..autograd.grad_mode import _State
-from ..autograd.inplace import check_inplace, old_value, refresh_views, update, write_through
+from ..autograd.inplace import check_inplace, old_value, refresh_views, take_node, update, write_through
 from ..tensor import Tensor
 from .operands import ReturnType, broadcast_check, check_dim, lift, tensor_argument
 from .shape import expanded_shape, too_few_sizes
@@ -286,7 +286,7 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
         out = ops.IndexPutBackward0.apply(before, value, indices=tuple(rest), accumulate=False)
         if view is t and t._base is None:
             t._array[...] = out._array
-            t.grad_fn, t.requires_grad, t._output_nr = out.grad_fn, True, None
+            take_node(t, out.grad_fn)
             refresh_views(t)
         else:  # through a view: its base's grad_fn becomes CopySlices
             write_through(view, out)

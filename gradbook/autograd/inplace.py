@@ -108,7 +108,7 @@ def update(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
             write_through(t, out)
         else:
             write(t, out)
-            t.grad_fn, t.requires_grad, t._output_nr = out.grad_fn, True, None
+            take_node(t, out.grad_fn)
             refresh_views(t)
     else:
         with no_grad():
@@ -132,7 +132,7 @@ def write_through(region: Tensor, src: Tensor) -> None:
     before = old_value(base)
     out = CopySlices.apply(before, src, views=region._views)
     base._array[...] = out._array
-    base.grad_fn, base.requires_grad, base._output_nr = out.grad_fn, True, None
+    take_node(base, out.grad_fn)
     refresh_views(base)
 
 
@@ -144,7 +144,17 @@ def refresh_views(t: Tensor) -> None:
         view = ref()
         if view is not None and view._views:
             again = view_region(view._base, view._views)
-            view.grad_fn, view.requires_grad = again.grad_fn, again.requires_grad
+            take_node(view, again.grad_fn, view._output_nr, again.requires_grad)
+
+
+def take_node(t: Tensor, node: Any, output_nr: int | None = None, requires_grad: bool = True) -> None:
+    """After an in-place change, ``t``'s new grad_fn; a ``retain_grad()`` on ``t`` moves with it, as in
+    torch (its ``.grad`` is then the gradient of the new value)."""
+    old = t._hook_place() if t.grad_fn is not None else None
+    t.grad_fn, t.requires_grad, t._output_nr = node, requires_grad, output_nr
+    if old is not None and old._retains is not None and old._retains() is t:
+        old._retains = None
+        t.retain_grad()
 
 
 def check_write(t: Tensor, out: Tensor) -> None:
