@@ -69,7 +69,8 @@ INFERENCE_REQUIRES_GRAD_ERROR = "Setting requires_grad=True on inference tensor 
 def version_error(t: Any, version: int, creator: Any, output: int = 0) -> RuntimeError:
     """torch's error for a saved tensor changed in place; ``creator`` made it (None for a leaf), as
     its output number ``output``."""
-    what = f"[{type_name(t._array.dtype)} [{', '.join(map(str, t._array.shape))}]]"
+    name = "CPUBoolType" if t._array.dtype == bool else type_name(t._array.dtype)  # torch's names, bool's too
+    what = f"[{name} [{', '.join(map(str, t._array.shape))}]]"
     if creator is not None:  # torch drops "Backward0" from the name only: "of Exp", "of Clamp1"
         what += f", which is output {output} of {creator.name().removesuffix('Backward0').replace('Backward', '')},"
     return RuntimeError(

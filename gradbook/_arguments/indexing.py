@@ -19,7 +19,7 @@ from .._messages import (
     type_of,
 )
 from ..autograd.grad_mode import _State
-from ..autograd.inplace import check_inplace, old_value, refresh_views, take_node, update, write_through
+from ..autograd.inplace import check_inplace, old_value, refresh_views, take_node, update, watch, write_through
 from ..tensor import Tensor
 from .operands import ReturnType, broadcast_check, check_dim, lift, tensor_argument
 from .shape import expanded_shape, too_few_sizes
@@ -61,7 +61,7 @@ def masked_fill(t: Tensor, mask: Any, value: Any) -> Tensor:
             raise NotImplementedError("gradbook's masked_fill takes a value that needs no gradient; use gradbook.where")
         value = value.item()
     broadcast_check(m.shape, t._array.shape)
-    return ops.MaskedFillBackward0.apply(t, mask=np.broadcast_to(m, t._array.shape), value=value)
+    return watch(ops.MaskedFillBackward0.apply(t, mask=np.broadcast_to(m, t._array.shape), value=value), mask)
 
 
 def gather(t: Tensor, dim: int, index: Tensor) -> Tensor:
@@ -73,7 +73,7 @@ def gather(t: Tensor, dim: int, index: Tensor) -> Tensor:
                 f"Size does not match at dimension {k} expected index {list(idx.shape)} to be no larger than "
                 f"self {list(t._array.shape)} apart from dimension {d}"
             )
-    return ops.GatherBackward0.apply(t, dim=d, index=idx)
+    return watch(ops.GatherBackward0.apply(t, dim=d, index=idx), index)
 
 
 def _index_along(t: Tensor, dim: int, index: Any, caller: str) -> tuple[int, np.ndarray]:
@@ -98,12 +98,12 @@ def scatter(t: Tensor, dim: int, index: Any, src: Any, reduce: Any = None, add: 
     if not isinstance(src, Tensor):
         if add:
             raise TypeError("scatter_add(): argument 'src' (position 3) must be Tensor, not " + type_of(src))
-        return ops.ScatterBackward1.apply(t, dim=d, index=idx, value=src)
+        return watch(ops.ScatterBackward1.apply(t, dim=d, index=idx, value=src), index)
     if src.ndim != t.ndim or any(n > m for n, m in zip(idx.shape, src._array.shape)):
         raise RuntimeError(
             f"Expected index {list(idx.shape)} to be no larger than src {list(src._array.shape)} in every dimension"
         )
-    return (ops.ScatterAddBackward0 if add else ops.ScatterBackward0).apply(t, src, dim=d, index=idx)
+    return watch((ops.ScatterAddBackward0 if add else ops.ScatterBackward0).apply(t, src, dim=d, index=idx), index)
 
 
 def index_select(t: Tensor, dim: int, index: Tensor) -> Tensor:
@@ -115,7 +115,7 @@ def index_select(t: Tensor, dim: int, index: Tensor) -> Tensor:
         raise IndexError(f"index_select(): Expected dtype int32 or int64 for index but got: {scalar_name(idx.dtype)}")
     if np.any((idx < 0) | (idx >= max(t._array.shape[d] if t.ndim else 1, 0))):
         raise IndexError("index out of range in self")
-    return ops.IndexSelectBackward0.apply(t, dim=d, index=idx.reshape(-1))
+    return watch(ops.IndexSelectBackward0.apply(t, dim=d, index=idx.reshape(-1)), index)
 
 
 def index_put_(t: Tensor, indices: Any, values: Any, accumulate: bool) -> Tensor:
@@ -319,7 +319,8 @@ def sort(t: Tensor, dim: int, descending: bool) -> Any:
     if t.ndim == 0:
         return _Sort((ops.SortBackward0.apply(t, dim=None, indices=None), Tensor._make(np.zeros((), np.int64))))
     indices = _order(t._array, d, descending)
-    return _Sort((ops.SortBackward0.apply(t, dim=d, indices=indices), Tensor._make(indices)))
+    values, idx = ops.SortBackward0.apply(t, dim=d, indices=indices), Tensor._make(indices)
+    return _Sort((watch(values, idx), idx))  # torch saves the indices it returns
 
 
 def topk(t: Tensor, k: int, dim: int, largest: bool) -> Any:
@@ -331,4 +332,5 @@ def topk(t: Tensor, k: int, dim: int, largest: bool) -> Any:
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
     indices = np.take(_order(t._array, d, largest), range(k), axis=d) if t.ndim else np.zeros(k, np.int64)
-    return _Topk((ops.TopkBackward0.apply(t, dim=d, indices=indices), Tensor._make(indices)))
+    values, idx = ops.TopkBackward0.apply(t, dim=d, indices=indices), Tensor._make(indices)
+    return _Topk((watch(values, idx), idx))  # torch saves the indices it returns

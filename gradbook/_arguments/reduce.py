@@ -14,6 +14,7 @@ from .._dtypes import (
     default_float,
     scalar_name,
 )
+from ..autograd.inplace import watch
 from ..tensor import Tensor
 from .operands import ReturnType, check_dim, check_dims
 from .shape import narrow
@@ -93,7 +94,7 @@ def extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
         t, dim=d, keepdim=keepdim, indices=indices
     )
     idx = Tensor._make(indices)
-    return (_Max if which == "max" else _Min)((values, idx))
+    return (_Max if which == "max" else _Min)((watch(values, idx), idx))  # torch saves the indices it returns
 
 
 def arg_extreme(fn: Any, t: Tensor, dim: Any, keepdim: bool) -> Tensor:

@@ -147,6 +147,16 @@ def refresh_views(t: Tensor) -> None:
             take_node(view, again.grad_fn, view._output_nr, again.requires_grad)
 
 
+def watch(result: Tensor, *tensors: Any) -> Tensor:
+    """``result``'s node also keeps these tensors (an index, a mask, the indices it returned): a change to
+    one of them in place refuses its backward with torch's version error, as for a saved input."""
+    node = result.grad_fn
+    if node is not None and not node._several_outputs:
+        versions = node.__dict__.get("_versions") or []
+        node.__dict__["_versions"] = versions + [(t, t._version) for t in tensors if isinstance(t, Tensor)]
+    return result
+
+
 def take_node(t: Tensor, node: Any, output_nr: int | None = None, requires_grad: bool = True) -> None:
     """After an in-place change, ``t``'s new grad_fn; a ``retain_grad()`` on ``t`` moves with it, as in
     torch (its ``.grad`` is then the gradient of the new value)."""
