@@ -17,7 +17,7 @@ clamp_min_ clip_ coalesce col_indices conj conj_physical conj_physical_ const_da
 copysign_ corrcoef cosh_ count_nonzero cov cross crow_indices cummax cummin cumprod_ cumsum_ deg2rad
 deg2rad_ dense_dim dequantize det diag diag_embed diagflat diagonal_scatter digamma digamma_
 dim_order dist divide divide_ dsplit eig eq_ erf_ erfc erfc_ erfinv erfinv_ exp2_ expm1_
-exponential_ fill_diagonal_ fix_ fliplr flipud float_power float_power_ floor_divide_ fmax fmin fmod
+exponential_ fill_diagonal_ fix_ fliplr flipud float_power float_power_ fmax fmin fmod
 fmod_ frac_ frexp gcd gcd_ ge_ geometric_ geqrf ger grad_dtype greater_ greater_equal_ gt_ half
 hardshrink hash_tensor heaviside heaviside_ histc histogram hsplit hypot_ i0 i0_ igamma igamma_
 igammac igammac_ imag index index_add index_add_ index_copy index_copy_ index_fill index_fill_
@@ -33,7 +33,7 @@ multiply_ mvlgamma mvlgamma_ name nan_to_num_ nanmean nanmedian nanquantile nans
 ndimension ne_ negative negative_ new new_empty_strided nextafter nextafter_ nonzero nonzero_static
 not_equal_ orgqr ormqr pin_memory pinverse polygamma polygamma_ positive prelu put put_
 q_per_channel_axis q_per_channel_scales q_per_channel_zero_points q_scale q_zero_point qr qscheme
-quantile rad2deg rad2deg_ ravel real reciprocal reciprocal_ record_stream reinforce remainder_
+quantile rad2deg rad2deg_ ravel real reciprocal reciprocal_ record_stream reinforce
 renorm renorm_ repeat_interleave resize resize_ resize_as resize_as_ resize_as_sparse_ resolve_conj
 resolve_neg rot90 row_indices rsqrt rsqrt_ scatter_reduce scatter_reduce_ select select_scatter set_
 sgn sgn_ share_memory_ short signbit sinc sinc_ sinh_ slice_inverse slice_scatter slogdet smm solve
