@@ -344,10 +344,7 @@ def call_tensor_hooks(node: Node, grad: Any, on_arrays: bool, create_graph: bool
     for hook in list((node._tensor_pre_hooks or {}).values()):
         r = hook(as_tensor(grad))
         if r is not None:
-            if not isinstance(r, Tensor):
-                raise TypeError(f"expected Variable, but hook returned '{type_of(r)}'")
-            check_hook_value(hook, r._array, grad if on_arrays else grad._array)
-            grad = r._array if on_arrays else r
+            grad = hooked_grad(hook, r, grad, on_arrays)
     if node._retains is not None:
         retained = node._retains()
         if retained is not None:
@@ -377,7 +374,8 @@ def call_pre_hooks(node: Node, grad: Any, on_arrays: bool) -> Any:
 
 
 def hooked_grad(hook: Any, new: Any, old: Any, on_arrays: bool) -> Any:
-    """A gradient a node's pre-hook returned in place of ``old``, checked as torch checks it."""
+    """A gradient a hook (a tensor's, or a node's pre-hook) returned in place of ``old``, checked as torch
+    checks it."""
     if new is None:
         return None
     if not isinstance(new, Tensor):
