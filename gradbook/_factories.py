@@ -24,6 +24,7 @@ from ._dtypes import (
 )
 from ._dtypes import bool as bool_
 from ._dtypes import to_dtype as _to_dtype
+from ._messages import type_of
 from .tensor import Tensor
 
 
@@ -413,14 +414,41 @@ def randperm(n: builtins.int, generator: Any = None, dtype: Any = None, device: 
     return _leaf(draws, dtype or int64, False, "randperm", device)
 
 
-def normal(mean: Any, std: Any = 1.0, size: Any = None, generator: Any = None, **kw: Any) -> Tensor:
+_NORMAL_OVERLOADS = (
+    " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, Tensor out = None, "
+    "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)\n"
+)
+
+
+def normal(
+    mean: Any,
+    std: Any = 1.0,
+    size: Any = None,
+    *,
+    generator: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: builtins.bool = False,
+) -> Tensor:
     """Normal random numbers: ``normal(mean, std)`` with tensors (their broadcast shape), or numbers
-    and ``size``. As torch, a tensor mean or std takes standard normal draws ``z`` and computes
-    ``z * std + mean`` in the tensor's dtype (``normal(mean, 2.0)``: draws with std 2, plus mean)."""
+    and ``size`` (then ``dtype``, ``device`` and ``requires_grad`` as for any factory). As torch, a
+    tensor mean or std takes standard normal draws ``z`` and computes ``z * std + mean`` in the
+    tensor's dtype (``normal(mean, 2.0)``: draws with std 2, plus mean)."""
     tensors = [v for v in (mean, std) if isinstance(v, Tensor)]
-    if not tensors and size is None:
+    factory = {"dtype": dtype, "device": device, "requires_grad": requires_grad or None}
+    if (not tensors and size is None) or (tensors and (size is not None or any(factory.values()))):
+        given = [type_of(v) for v in (mean, std, size)[: 3 if size is not None else 2]]
+        given += [f"{k}={'torch.dtype' if k == 'dtype' else type_of(v)}" for k, v in factory.items() if v is not None]
+        if generator is not None:
+            given.append(f"generator={type_of(generator)}")
+        got = ", ".join(given)
         raise TypeError(
-            "normal() received an invalid combination of arguments - got (float, float), but expected one of:"
+            f"normal() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+            + _NORMAL_OVERLOADS
         )
     s = _as_float64(std)
     if np.any(s < 0):
@@ -428,9 +456,9 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, generator: Any = None, *
     gen = generator_of(generator, "normal", mean, std)
     if not tensors:
         shape = _shape((size,), "normal")
-        d = _float_dtype(kw.get("dtype"), "normal_kernel_cpu", "normal")
+        d = _float_dtype(dtype, "normal_kernel_cpu", "normal")
         draws = _distributions.normal(gen, math.prod(shape), d.numpy, mean, std).reshape(shape)
-        return _leaf(draws, d, False, "normal", kw.get("device"))
+        return _leaf(draws, d, requires_grad, "normal", device)
     d = tensors[0]._array.dtype
     shape = np.broadcast_shapes(*(t._array.shape for t in tensors))
     if isinstance(std, Tensor):
@@ -438,7 +466,7 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, generator: Any = None, *
     else:
         z = _distributions.normal(gen, math.prod(shape), d, 0.0, float(std)).reshape(shape)
     out = z + (mean._array if isinstance(mean, Tensor) else d.type(mean))
-    return _leaf(out.astype(d, copy=False), from_numpy_dtype(d), False, "normal", kw.get("device"))
+    return _leaf(out.astype(d, copy=False), from_numpy_dtype(d), False, "normal")
 
 
 def _as_float64(v: Any) -> np.ndarray:

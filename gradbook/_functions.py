@@ -10,7 +10,7 @@ import builtins
 import functools
 from typing import Any
 
-from ._arguments import cat, dot, stack, where  # noqa: F401
+from ._arguments import cat, dot, meshgrid, stack, where  # noqa: F401
 from .tensor import Tensor
 
 
@@ -114,6 +114,8 @@ softmax = _function(Tensor.softmax)
 sqrt = _function(Tensor.sqrt)
 squeeze = _function(Tensor.squeeze)
 sub = _function(Tensor.sub)
+multiply, divide, true_divide, subtract, negative, absolute = mul, div, div, sub, neg, abs  # torch's aliases
+concat = concatenate = cat
 sum = _function(Tensor.sum)  # noqa: A001
 t = _function(Tensor.t)
 tanh = _function(Tensor.tanh)
@@ -187,6 +189,15 @@ def allclose(
 
 
 __all__ = [
+    "meshgrid",
+    "multiply",
+    "divide",
+    "true_divide",
+    "subtract",
+    "negative",
+    "absolute",
+    "concat",
+    "concatenate",
     "abs",
     "eq",
     "ge",

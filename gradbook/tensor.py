@@ -321,6 +321,7 @@ class Tensor:
         return ops.AcosBackward0.apply(self)
 
     arccos = acos
+    multiply, divide, true_divide, subtract, negative, absolute = mul, div, div, sub, neg, abs  # torch's aliases
 
     def sinh(self) -> Tensor:
         return ops.SinhBackward0.apply(self)
@@ -662,9 +663,11 @@ class Tensor:
         """out[i][j] = self[index[i][j]][j] (for dim 0): picks along ``dim``."""
         return arguments.gather(self, dim, index)
 
-    def scatter(self, dim: builtins.int, index: Tensor, src: Any = None, reduce: Any = None, **kw: Any) -> Tensor:
+    def scatter(
+        self, dim: builtins.int, index: Tensor, src: Any = None, reduce: Any = None, *, value: Any = None
+    ) -> Tensor:
         """self with src (or ``value=``) written at index along dim: the inverse of gather."""
-        return arguments.scatter(self, dim, index, kw.get("value", src), reduce)
+        return arguments.scatter(self, dim, index, src if value is None else value, reduce)
 
     def scatter_add(self, dim: builtins.int, index: Tensor, src: Tensor) -> Tensor:
         return arguments.scatter(self, dim, index, src, add=True)
@@ -915,7 +918,7 @@ class Tensor:
     def cpu(self) -> Tensor:
         return self
 
-    def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
+    def cuda(self, device: Any = None, non_blocking: builtins.bool = False, memory_format: Any = None) -> Tensor:
         raise AssertionError(_device.CUDA_ERROR)
 
     def item(self) -> Any:

@@ -19,7 +19,7 @@ READING_PATH = [  # docs/engine.md: in this order
 ]
 # Lines of the functions that `y = x * x; y.backward()` runs, and of what defining MulBackward0
 # runs (what it saves). The aim is 300; this is today's honest count, and it may only go down.
-READING_PATH_BUDGET = 351
+READING_PATH_BUDGET = 322
 # Ceilings, not targets: a file that would pass its ceiling is split by kind instead. tensor.py grows
 # with torch's API (one method line each); the op table grows by family files, each under
 # FAMILY_BUDGET; what keeps the engine short to read is READING_PATH_BUDGET.
@@ -132,12 +132,16 @@ def package(name):
     return {m for m in MODULES if m == name or m.startswith(name + ".")}
 
 
-CIRCLE = {  # methods on Tensor that make Tensors: the one import circle, and nothing joins it
-    "gradbook.tensor",
-    "gradbook._factories",
-    "gradbook.autograd.engine",
-    "gradbook.autograd.inplace",  # in-place updates (add_, t[i] = v) record ops on the tensor they change
-} | package("gradbook.ops") | package("gradbook._arguments")  # the op table, torch's argument rules
+CIRCLE = (
+    {  # methods on Tensor that make Tensors: the one import circle, and nothing joins it
+        "gradbook.tensor",
+        "gradbook._factories",
+        "gradbook.autograd.engine",
+        "gradbook.autograd.inplace",  # in-place updates (add_, t[i] = v) record ops on the tensor they change
+    }
+    | package("gradbook.ops")
+    | package("gradbook._arguments")
+)  # the op table, torch's argument rules
 
 
 def all_imports():
@@ -285,10 +289,12 @@ def test_backward_of_x_times_x_reads_in_five_files_within_the_budget():
     read = reading_path()
     on_path = {k: n for k, n in read.items() if k[0] in READING_PATH}
     beside = sorted(f"{f}:{name}" for f, name in read if f not in READING_PATH)
-    assert beside == [  # torch's argument rules, skipped on first reading
+    assert beside == [  # skipped on first reading: torch's argument rules, and torch's _saved_<name> attributes
         "_arguments/backward.py:as_list",
         "_arguments/backward.py:backward_seeds",  # where "grad can be implicitly created only for scalar outputs" is
         "_arguments/operands.py:binary",
+        "ops/saved.py:expose",  # y.grad_fn._saved_self, as drawings read it; backward reads the values directly
+        "ops/saved.py:params",
     ]
     assert ("ops/arithmetic.py", "MulBackward0") in on_path and ("autograd/engine.py", "run_backward") in on_path
     assert {f for f, _ in on_path} == set(READING_PATH)

@@ -68,6 +68,8 @@ TABLE = [
     line("SiluBackward0", lambda T, a: F(T).silu(a), (5,)),
     line("MishBackward0", lambda T, a: F(T).mish(a), (5,)),
     line("EluBackward0", lambda T, a: F(T).elu(a, alpha=0.7), (5,)),
+    line("EluBackward1", lambda T, a: F(T).elu(a * 1, alpha=0.7, inplace=True), (5,)),  # elu_: reads the result
+    line("LeakyReluBackward1", lambda T, a: F(T).leaky_relu(a * 1, 0.1, inplace=True), (5,)),
     line("HardtanhBackward0", lambda T, a: F(T).hardtanh(a * 2, -1.5, 0.5), (6,)),
     line("HardtanhBackward0", lambda T, a: F(T).relu6(a * 5), (6,)),
     line("LogSigmoidBackward0", lambda T, a: F(T).logsigmoid(a * 5), (5,)),

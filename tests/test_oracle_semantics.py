@@ -571,7 +571,69 @@ CASES = {
         T.tensor([True, False, True]), T.tensor([1.5, 2.0, 0.5])
     ),
     "atan2 of a float tensor and an int tensor": lambda T: T.atan2(T.tensor([1.5, 2.0, 0.5]), T.tensor([1, 2, 3])),
+    # ------------------------------------------------ an argument torch takes is honoured, never ignored
+    "normal(0, 0.01, size=, requires_grad=True)": lambda T: (
+        T.manual_seed(0),
+        T.normal(0, 0.01, size=(2, 1), requires_grad=True),
+    )[1],
+    "normal(mean, std, size, dtype=float64)": lambda T: (
+        T.manual_seed(1),
+        T.normal(1.0, 2.0, (3,), dtype=T.float64),
+    )[1],
+    "normal(size=) of an int dtype": lambda T: T.normal(0.0, 1.0, (2,), dtype=T.int64),
+    "normal(tensor mean, requires_grad=True) is refused": lambda T: T.normal(T.zeros(2), 1.0, requires_grad=True),
+    "normal(number, tensor std, dtype=) is refused": lambda T: T.normal(0.0, T.ones(2), dtype=T.float64),
+    "normal(0, 1) without a size is refused": lambda T: T.normal(0, 1),
+    "normal with an unknown keyword": lambda T: T.normal(0, 1, (2,), foo=1, bar=2),
+    "d2l's linear regression from scratch, one step": lambda T: _d2l_step(T),
+    "F.relu(inplace=True)": lambda T: _activation_in_place(T, lambda x: T.nn.functional.relu(x, inplace=True)),
+    "F.elu(inplace=True) is EluBackward1": lambda T: _activation_in_place(
+        T, lambda x: T.nn.functional.elu(x, 0.7, True)
+    ),
+    "F.leaky_relu(inplace=True) is LeakyReluBackward1": lambda T: _activation_in_place(
+        T, lambda x: T.nn.functional.leaky_relu(x, 0.1, inplace=True)
+    ),
+    "F.hardtanh(inplace=True)": lambda T: _activation_in_place(T, lambda x: T.nn.functional.hardtanh(x, inplace=True)),
+    "F.relu6(inplace=True)": lambda T: _activation_in_place(T, lambda x: T.nn.functional.relu6(x, inplace=True)),
+    "F.silu(inplace=True)": lambda T: _activation_in_place(T, lambda x: T.nn.functional.silu(x, inplace=True)),
+    "F.mish(inplace=True)": lambda T: _activation_in_place(T, lambda x: T.nn.functional.mish(x, inplace=True)),
+    "nn.ReLU(inplace=True)": lambda T: _activation_in_place(T, T.nn.ReLU(inplace=True)),
+    "nn.ELU(inplace=True)": lambda T: _activation_in_place(T, T.nn.ELU(inplace=True)),
+    "nn.ReLU6(inplace=True)": lambda T: _activation_in_place(T, T.nn.ReLU6(True)),
+    "nn.Hardtanh(inplace=True)": lambda T: _activation_in_place(T, T.nn.Hardtanh(-0.5, 0.5, True)),
+    "nn.SiLU(inplace=True)": lambda T: _activation_in_place(T, T.nn.SiLU(True)),
+    "nn.Mish(inplace=True)": lambda T: _activation_in_place(T, T.nn.Mish(True)),
+    "nn.LeakyReLU(inplace=True)": lambda T: _activation_in_place(T, T.nn.LeakyReLU(0.2, True)),
+    "an in-place activation of a leaf is refused": lambda T: T.nn.functional.elu(leaf(T, [1.0, -2.0]), inplace=True),
+    "an in-place activation of a saved output is refused at backward": lambda T: (
+        lambda h: (T.nn.ReLU(inplace=True)(h), h.sum().backward())
+    )(leaf(T, [-1.0, 2.0]).sigmoid()),
 }
+
+
+def _d2l_step(T):
+    """d2l's "linear regression from scratch": normal(..., requires_grad=True) weights, one SGD step."""
+    T.manual_seed(0)
+    w = T.normal(0, 0.01, size=(2, 1), requires_grad=True)
+    b = T.zeros(1, requires_grad=True)
+    X = T.normal(0, 1, (10, 2))
+    y = (T.matmul(X, T.tensor([2, -3.4])) + 4.2).reshape((-1, 1))
+    loss = ((T.matmul(X, w) + b - y) ** 2 / 2).sum()
+    loss.backward()
+    with T.no_grad():
+        for param in (w, b):
+            param -= 0.03 * param.grad / 10
+            param.grad.zero_()
+    return w, b
+
+
+def _activation_in_place(T, f):
+    """What an in-place activation gives: the tensor itself, its node, its version, the gradient through it."""
+    a = leaf(T, [-1.0, 0.25, 0.75, 7.0], dtype=T.float64)  # float64: float32's last digits are another matter
+    x = a * 1
+    y = f(x)
+    y.sum().backward()
+    return y is x, y.grad_fn.name(), x._version, [round(v, 12) for v in a.grad.tolist()]  # mish: last digits
 
 
 def version_text(T, make):

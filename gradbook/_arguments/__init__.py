@@ -56,6 +56,7 @@ from .shape import (
     expanded_shape,
     flatten,
     flip,
+    meshgrid,
     movedim,
     narrow,
     permute,

@@ -19,6 +19,8 @@ def as_list(x: Any) -> list:
 def backward_seeds(outputs: list[Tensor], given: Any) -> list[Tensor | None]:
     """The v of vᵀJ for each output: the one given (one tensor, a sequence, or None), checked as
     torch checks it, or v = 1 for a one-element output (pairing them as zip() does, then counting)."""
+    if given is None and len(outputs) == 1 and outputs[0].requires_grad and outputs[0]._array.size == 1:
+        return [Tensor._make(np.ones_like(outputs[0]._array))]  # loss.backward(): what the loop below gives it
     grads = as_list(given) if given is not None else [None] * len(outputs)
     result = []
     for i, (out, g) in enumerate(zip(outputs, grads)):

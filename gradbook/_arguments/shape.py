@@ -13,6 +13,7 @@ from .._dtypes import (
     promote_types,
     type_name,
 )
+from .._messages import warn_once
 from ..tensor import Tensor
 from .operands import check_dim, check_dims, tensor_list
 
@@ -275,3 +276,35 @@ def unbind(t: Tensor, dim: int) -> tuple[Tensor, ...]:
     if t.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     return ops.UnbindBackward0.apply(t, dim=check_dim(dim, t.ndim), sizes=())
+
+
+def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
+    """Coordinate grids: output i holds tensor i's values along its own dim (``indexing="ij"``; ``"xy"``
+    swaps the first two dims, as NumPy's meshgrid), each a view then an expand of its input, as torch."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warn_once("gradbook.meshgrid: in an upcoming release, it will be required to pass the indexing argument.")
+        indexing = "ij"
+    elif indexing not in ("xy", "ij"):
+        raise RuntimeError(f'gradbook.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    tensors = tuple(tensor_list(tensors, "meshgrid"))
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t in tensors:
+        if t.ndim > 1:
+            raise RuntimeError(f"gradbook.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
+        if t.dtype != tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    dims = list(range(len(tensors)))
+    if indexing == "xy" and len(tensors) > 1:
+        dims[0], dims[1] = 1, 0
+    shape = [0] * len(tensors)
+    for t, d in zip(tensors, dims):
+        shape[d] = t.numel()
+    grids = []
+    for t, d in zip(tensors, dims):
+        alone = [1] * len(tensors)
+        alone[d] = shape[d]
+        grids.append(t.view(alone).expand(shape))
+    return tuple(grids)

@@ -20,6 +20,7 @@ from .grad_mode import (
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import AccumulateGrad, Node
+from .variable import Variable
 
 __all__ = [
     "AccumulateGrad",
@@ -41,6 +42,7 @@ __all__ = [
     "no_grad",
     "profiler",
     "set_grad_enabled",
+    "Variable",
 ]
 
 

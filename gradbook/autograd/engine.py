@@ -43,19 +43,14 @@ def backward(
     For an output y and seed v (``grad_tensors``) each leaf x receives vᵀ·∂y/∂x. v may be left
     out only for one-element outputs. ``retain_graph`` defaults to ``create_graph``; without it
     the graph's saved tensors are freed. ``inputs`` limits which tensors accumulate. Every check
-    happens before any ``.grad`` changes.
-
-    >>> import gradbook as torch
-    >>> x = torch.tensor([2.0, 3.0, 4.0], requires_grad=True)
-    >>> y = x * x
-    >>> torch.autograd.backward(y, torch.ones_like(y))
-    >>> x.grad
-    tensor([4., 6., 8.])
+    happens before any ``.grad`` changes (``Tensor.backward`` is this function, for one tensor).
     """
     outputs = arguments.as_list(tensors)
     seeds = arguments.backward_seeds(outputs, grad_tensors)  # v = 1 for a one-element output
     keep = create_graph if retain_graph is None else retain_graph
     only = None if inputs is None else arguments.backward_inputs(arguments.as_list(inputs))
+    if create_graph:
+        warn_once(CREATE_GRAPH_WARNING)  # as torch, once per process
     run_backward(outputs, seeds, keep, create_graph, inputs=only)
 
 
@@ -119,19 +114,15 @@ def run_backward(
     inputs: list[Tensor] | None = None,
     accumulate: bool = True,
 ) -> list[Tensor | None]:
-    """Run backward from ``roots``, seeded with ``grads`` (the v of vᵀJ, one per root). With ``inputs``,
-    only the nodes on a path to them run, and their gradients are returned (``accumulate=False``, for
-    ``autograd.grad``) or accumulated into their ``.grad``."""
-    if create_graph and accumulate:
-        warn_once(CREATE_GRAPH_WARNING)  # as torch, once per process
+    """Run backward from ``roots``, seeded with ``grads`` (the v of vᵀJ, one per root). With ``inputs``, only
+    the nodes on a path to them run; ``accumulate=False`` (``grad()``) returns their gradients instead."""
     root_nodes = [t.grad_fn or t._grad_accumulator() for t in roots]
     ops, leaves, broken = discover(root_nodes)  # 1.
     order = execution_order(ops, leaves)  # 3. (before 2: the pruning walks it backwards)
     wanted = Wanted(inputs, order) if inputs is not None else None  # 2.
     if broken:  # 4.
         refuse_broken(broken, order, wanted and wanted.needed)
-    # 5. Without create_graph the gradients are NumPy arrays, and the rules run on arrays; hooks
-    # and .grad see Tensors. With it they are Tensors, and the rules are recorded in turn.
+    # 5. Rules run on NumPy arrays (hooks and .grad see Tensors); for create_graph on Tensors, recorded in turn
     on_arrays = not create_graph
     buffers = Buffers(root_nodes, roots, grads, on_arrays)
     grad_mode, _State.enabled = _State.enabled, create_graph  # rules record only for create_graph
@@ -251,12 +242,9 @@ def discover(root_nodes: list[Node]) -> tuple[list[Node], dict[Node, int], list[
 
 
 def execution_order(ops: list[Node], leaves: dict[Node, int]) -> list[Node]:
-    """The order torch's engine runs the nodes in.
-
-    torch runs the ready node with the highest sequence number first. A node's inputs are always
-    made before it, so that is simply newest first. A leaf (``AccumulateGrad``) runs as soon as
-    its last consumer has, leaves that are ready together in the order they were made.
-    """
+    """The order torch's engine runs the nodes in: the ready node with the highest sequence number first,
+    which is newest first (a node's inputs are made before it); a leaf (``AccumulateGrad``) as soon as its
+    last consumer has run, leaves ready together in the order they were made."""
     ops.sort(key=_creation, reverse=True)
     waiting = leaves  # counted down: each leaf, with the number of its consumers yet to run
     order = sorted((n for n, k in waiting.items() if k == 0), key=_creation)  # leaves given as roots
@@ -302,12 +290,9 @@ def as_tensor(value: Any) -> Any:
 
 
 def accumulate_grad(t: Tensor, grad: Any, create_graph: bool, owned: bool = False) -> None:
-    """``t.grad += grad``, as torch's AccumulateGrad does it.
-
-    The first gradient becomes ``.grad`` (the array itself if nothing else holds it, else a copy);
-    later ones are added in place, so an old reference to ``.grad`` sees the sum. Under
-    create_graph the sum is a new, differentiable tensor.
-    """
+    """``t.grad += grad``, as torch's AccumulateGrad does it: the first gradient becomes ``.grad`` (the array
+    itself if nothing else holds it, else a copy); later ones are added in place, so an old reference to
+    ``.grad`` sees the sum. Under create_graph the sum is a new, differentiable tensor."""
     if create_graph:
         t._grad = recorded_copy(grad) if t._grad is None else t._grad + grad
     elif t._grad is None:

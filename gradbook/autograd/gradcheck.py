@@ -42,7 +42,7 @@ def gradcheck(
     >>> torch.autograd.gradcheck(lambda x: (x * x.sin()).sum(), (x,))
     True
     """
-
+    _check_options("gradcheck", torch_options, _GRADCHECK_OPTIONS)
     given = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     for i, t in enumerate(given):  # torch computes in the inputs' own dtype, and says float32 is too coarse
         if isinstance(t, Tensor) and t.requires_grad and t._array.dtype not in (np.float64, np.complex128):
@@ -149,7 +149,7 @@ def gradgradcheck(
     >>> torch.autograd.gradgradcheck(lambda x: x.sin() * x, (x,))
     True
     """
-
+    _check_options("gradgradcheck", torch_options, _GRADGRADCHECK_OPTIONS)
     given = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     if grad_outputs is None:
         rng = np.random.default_rng(0)  # its own generator: a check does not move the user's seed
@@ -169,3 +169,35 @@ def gradgradcheck(
         return tuple(g for g in grads if g is not None)
 
     return gradcheck(first_derivative, given + seeds, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)
+
+
+# torch's options that change nothing here (gradbook's checks are exact, dense and on the CPU)
+_GRADCHECK_OPTIONS = {
+    "nondet_tol",
+    "check_undefined_grad",
+    "check_grad_dtypes",
+    "check_batched_grad",
+    "check_batched_forward_grad",
+    "check_forward_ad",
+    "check_backward_ad",
+    "fast_mode",
+    "masked",
+}
+_GRADGRADCHECK_OPTIONS = {
+    "gen_non_contig_grad_outputs",
+    "nondet_tol",
+    "check_undefined_grad",
+    "check_grad_dtypes",
+    "check_batched_grad",
+    "check_fwd_over_rev",
+    "check_rev_over_rev",
+    "fast_mode",
+    "masked",
+}
+
+
+def _check_options(caller: str, given: dict, known: set) -> None:
+    """An option torch does not take is refused by name, never ignored."""
+    for name in given:
+        if name not in known:
+            raise TypeError(f"{caller}() got an unexpected keyword argument '{name}'")

@@ -9,15 +9,16 @@ import numpy as np
 
 from .. import _arguments, _factories, ops
 from .._dtypes import scalar_name, type_name
+from ..autograd import inplace as _inplace
 from ..autograd.grad_mode import no_grad
 from ..ops.conv import pool_indices
 from ..ops.normalization import batch_dims
 from ..tensor import Tensor
 
 
-def relu(input: Tensor) -> Tensor:  # noqa: A002
-    """max(x, 0), elementwise."""
-    return input.relu()
+def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """max(x, 0), elementwise (with ``inplace=True``, written into ``input``, as ``input.relu_()``)."""
+    return input.relu_() if inplace else input.relu()
 
 
 def tanh(input: Tensor) -> Tensor:  # noqa: A002
@@ -26,6 +27,12 @@ def tanh(input: Tensor) -> Tensor:  # noqa: A002
 
 def sigmoid(input: Tensor) -> Tensor:  # noqa: A002
     return input.sigmoid()
+
+
+def _in_place(t: Tensor, op: Any, **params: Any) -> Tensor:
+    """An activation's ``inplace=True``: the op's result written into ``t``, which takes its node (torch's
+    ``elu_``, ``hardtanh_`` …: refused on a leaf that requires grad, and on a tensor saved for backward)."""
+    return _inplace.update(t, lambda x, _: op.apply(x, **params), None)
 
 
 def softmax(input: Tensor, dim: int) -> Tensor:  # noqa: A002
@@ -156,7 +163,9 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     tensor([-0.2000,  3.0000])
     """
     _floating_input(input, "leaky_relu_cpu")
-    return ops.LeakyReluBackward0.apply(input, negative_slope=negative_slope)  # inplace: computed out of place
+    if inplace:  # torch's leaky_relu_: its node reads the result
+        return _in_place(input, ops.LeakyReluBackward1, negative_slope=negative_slope)
+    return ops.LeakyReluBackward0.apply(input, negative_slope=negative_slope)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # noqa: A002
@@ -178,18 +187,20 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     tensor([-0.2689,  0.0000,  0.7311])
     """
     _floating_input(input, "silu_cpu")
-    return ops.SiluBackward0.apply(input)
+    return _in_place(input, ops.SiluBackward0) if inplace else ops.SiluBackward0.apply(input)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     """x · tanh(softplus(x))."""
     _floating_input(input, "mish_cpu")
-    return ops.MishBackward0.apply(input)
+    return _in_place(input, ops.MishBackward0) if inplace else ops.MishBackward0.apply(input)
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
     """x where x > 0, else alpha · (eˣ - 1)."""
     _floating_input(input, "elu_cpu")
+    if inplace:  # torch's elu_: its node reads the result
+        return _in_place(input, ops.EluBackward1, alpha=alpha)
     return ops.EluBackward0.apply(input, alpha=alpha)
 
 
@@ -197,12 +208,14 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace
     """x limited to [min_val, max_val]."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return _in_place(input, ops.HardtanhBackward0, min_val=min_val, max_val=max_val)
     return ops.HardtanhBackward0.apply(input, min_val=min_val, max_val=max_val)
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     """x limited to [0, 6] (a hardtanh, as torch records it)."""
-    return hardtanh(input, 0.0, 6.0)
+    return hardtanh(input, 0.0, 6.0, inplace)
 
 
 def logsigmoid(input: Tensor) -> Tensor:  # noqa: A002

@@ -4,6 +4,10 @@
 
 from __future__ import annotations
 
+import copyreg
+
+import numpy as np
+
 from .. import _factories
 from ..tensor import Tensor
 
@@ -26,3 +30,10 @@ class Parameter(Tensor):
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
+
+
+def _rebuild(array: np.ndarray, requires_grad: bool) -> Parameter:
+    return Parameter(Tensor._make(array), requires_grad)
+
+
+copyreg.pickle(Parameter, lambda p: (_rebuild, (np.array(p._array), p.requires_grad)))  # pickle.dumps(p), as torch

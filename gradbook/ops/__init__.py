@@ -14,9 +14,11 @@ Adding an op is one class in its family's file and one line in ``tests/test_ops_
 from ..autograd.inplace import CopySlices  # a write through a view, recorded on its base
 from .activation import (
     EluBackward0,
+    EluBackward1,
     GeluBackward0,
     HardtanhBackward0,
     LeakyReluBackward0,
+    LeakyReluBackward1,
     LogSigmoidBackward0,
     LogSoftmaxBackward0,
     MishBackward0,
@@ -73,7 +75,7 @@ from .loss import (
     SmoothL1LossBackward0,
 )
 from .normalization import NativeBatchNormBackward0, NativeLayerNormBackward0
-from .op import Op, WrappedNumber
+from .op import Op
 from .pointwise import (
     AbsBackward0,
     AcosBackward0,
@@ -133,6 +135,7 @@ from .reduce import (
     VarBackward0,
 )
 from .rules import unbroadcast
+from .saved import WrappedNumber
 from .shape import (
     AliasBackward0,
     BackwardHookFunctionBackward,

@@ -78,6 +78,18 @@ class LeakyReluBackward0(Op):
     }
 
 
+class LeakyReluBackward1(Op):
+    """out = self where self > 0, else negative_slope · self, written into self (``leaky_relu_``)"""
+
+    saves = ("result",)
+    forward = LeakyReluBackward0.forward
+    rules = {
+        "∂out/∂self = 1 where out > 0, else negative_slope": (
+            lambda n, g, result: where(result > 0, g, g * n.negative_slope)
+        ),
+    }
+
+
 def _gelu(a: np.ndarray, approximate: str) -> np.ndarray:
     if approximate == "tanh":
         return 0.5 * a * (1 + np.tanh(_SQRT_2_OVER_PI * (a + _GELU_KAPPA * a * a * a)))
@@ -147,6 +159,18 @@ class EluBackward0(Op):
     rules = {
         "∂out/∂self = 1 where self > 0, else alpha e^self": (
             lambda n, g, self: where(constant(as_array(self) > 0, g), g, g * exp(self) * n.alpha)
+        ),
+    }
+
+
+class EluBackward1(Op):
+    """out = self where self > 0, else alpha (e^self - 1), written into self (``elu_``)"""
+
+    saves = ("result",)
+    forward = EluBackward0.forward
+    rules = {
+        "∂out/∂self = 1 where out > 0, else alpha + out": (
+            lambda n, g, result: where(constant(as_array(result) > 0, g), g, g * (result + n.alpha))
         ),
     }
 

@@ -4,7 +4,6 @@ backward step the engine calls. The ops themselves are in this package's family 
 
 from __future__ import annotations
 
-import inspect
 import operator
 import weakref
 from collections.abc import Callable
@@ -13,10 +12,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .._dtypes import restore_numpy, silence_numpy
-from .._messages import FREED_ERROR
 from ..autograd.grad_mode import InferenceVersion, _State, check_saving
 from ..autograd.graph import Node, creation_order
 from ..tensor import Tensor
+from . import saved
 from .rules import unbroadcast
 
 _array_of = operator.attrgetter("_array")
@@ -96,13 +95,13 @@ class Op(Node):
         if cls._saves_result:  # the output, and its version counter: watched for in-place changes
             attrs["_result"] = out
             result._version_counter = attrs["_result_version"] = [0]
-        return result if not _State.saved_hooks else _pack(node, result)  # saved_tensors_hooks
+        return result if not _State.saved_hooks else saved.pack(node, result)  # saved_tensors_hooks
 
     def run_rules(self, grad: Any, needed: set | None, on_arrays: bool) -> tuple[list, list[bool]]:
         """The gradient for each input (None where none is needed), summed back to the input's
         shape and dtype, and whether each is a new array that nothing else holds (``on_arrays``: the
         values are NumPy arrays; else Tensors, and the rules record a graph of their own)."""
-        attrs = self.__dict__ if "_packed" not in self.__dict__ else self._unpacked()
+        attrs = self.__dict__ if "_packed" not in self.__dict__ else saved.unpacked(self)
         grads, owned = [], []
         for rule, reads, (fn, _), (shape, dtype) in zip(
             self._vjps, self._reads, self.next_functions, self._input_metadata
@@ -128,7 +127,7 @@ class Op(Node):
     @property
     def result(self) -> Tensor:
         """The saved output, as a tensor whose grad_fn is this node (so it can be differentiated)."""
-        t = Tensor._make(self._result if "_packed" not in self.__dict__ else self._unpacked()["_result"], self)
+        t = Tensor._make(self._result if "_packed" not in self.__dict__ else saved.unpacked(self)["_result"], self)
         t._version_counter = self._result_version  # the output's own version counter (None when packed: version 0)
         return t
 
@@ -140,19 +139,6 @@ class Op(Node):
                 attrs.pop("_result" if name == "result" else name, None)
         attrs.pop("_versions", None), attrs.pop("_packed", None)  # they hold the saved tensors too
         attrs["_freed"] = True
-
-    def _unpacked(self) -> dict:
-        """The node's values, with what saved_tensors_hooks packed unpacked (the result as an array)."""
-        attrs = dict(self.__dict__)
-        for key, (packed, unpack) in self.__dict__["_packed"].items():
-            t = unpack(packed)
-            if not isinstance(t, Tensor):
-                got = type(t).__name__
-                raise TypeError(
-                    f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type {got}"
-                )  # noqa: E501
-            attrs[key] = t._array if key == "_result" else t
-        return attrs
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -167,47 +153,7 @@ class Op(Node):
             if name in cls.inputs
         )
         cls._saves_result = "result" in cls.saves
-        for name in cls.saves:  # torch's _saved_<name>: readable until freed
-            setattr(cls, f"_saved_{name}", property(lambda node, name=name: node._read_saved(name)))
-        for name in _params(cls):
-            if name not in cls.saves and name not in cls.unexposed:
-                setattr(cls, f"_saved_{name}", property(lambda node, name=name: _saved_param(node, name)))
-
-    def _read_saved(self, name: str) -> Any:
-        attrs = self.__dict__
-        if ("_result" if name == "result" else name) not in attrs:
-            raise RuntimeError(FREED_ERROR)
-        if attrs.get(name, True) is None:
-            return None  # not saved: no gradient that reads it was needed
-        if "_packed" in attrs:  # kept by saved_tensors_hooks: unpacked at each read, as in torch
-            return self.result if name == "result" else self._unpacked()[name]
-        if self.stale():
-            raise self.version_error()
-        return self.result if name == "result" else _saved_param(self, name)
-
-
-class WrappedNumber(Tensor):
-    """A Python number an op lifted to a tensor (the 2 of ``x * 2``: torch's "wrapped number"). A
-    node saves it as it saves a tensor, but ``saved_tensors_hooks`` never see it, as in torch."""
-
-    __slots__ = ()
-
-
-def _pack(node: Op, result: Tensor) -> Tensor:
-    """Under ``autograd.graph.saved_tensors_hooks``: the node keeps ``pack(t)`` of each tensor it
-    saved, not the tensor (nor its version: the hooks own the values now)."""
-    pack, unpack = _State.saved_hooks[-1]
-    attrs, packed = node.__dict__, {}
-    for name, _, _ in type(node)._inputs_kept:
-        if attrs[name] is not None and type(attrs[name]) is not WrappedNumber:  # x * 2's 2 is not packed
-            packed[name], attrs[name] = (pack(attrs[name]), unpack), _PACKED
-    if type(node)._saves_result:
-        packed["_result"], attrs["_result"], attrs["_result_version"] = (pack(result), unpack), _PACKED, None
-    attrs["_versions"], attrs["_packed"] = [], packed
-    return result
-
-
-_PACKED = "packed by saved_tensors_hooks"  # what a node holds in place of a packed tensor
+        saved.expose(cls)  # torch's _saved_<name> attributes, for what reads the graph (viz)
 
 
 def _reads(cls: type[Op], rule: Callable) -> tuple[str, ...]:
@@ -218,26 +164,6 @@ def _reads(cls: type[Op], rule: Callable) -> tuple[str, ...]:
     if unknown:
         raise TypeError(f"{cls.__name__}: a rule reads {unknown}, which are not saved inputs or the result")
     return names
-
-
-def _saved_param(node: Op, name: str) -> Any:
-    """A param (or a saved array) as torch's node shows it: an array (a condition, indices) as a tensor."""
-    value = getattr(node, name, None)
-    if type(value) is tuple:  # index's indices: each array a tensor
-        return tuple(Tensor._make(v) if isinstance(v, np.ndarray) else v for v in value)
-    return Tensor._make(value) if isinstance(value, np.ndarray) else value
-
-
-def _params(cls: type[Op]) -> list[str]:
-    """The names of ``forward``'s non-tensor arguments (what ``_saved_<param>`` reads)."""
-    if isinstance(cls.forward, np.ufunc):  # a NumPy ufunc: tensors only (its keywords are NumPy's)
-        return []
-    try:
-        ps = list(inspect.signature(cls.forward).parameters.values())
-    except (TypeError, ValueError):  # a NumPy ufunc: tensors only
-        return []
-    positional = [p for p in ps if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return [p.name for p in positional[len(cls.inputs) :]] + [p.name for p in ps if p.kind == p.KEYWORD_ONLY]
 
 
 def as_view(result: Tensor, t: Tensor, cls: type[Op], params: dict) -> Tensor:

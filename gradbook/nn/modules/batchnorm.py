@@ -43,17 +43,17 @@ class BatchNorm1d(Module):
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         if affine:
-            self.weight = Parameter(_factories.ones(num_features, dtype=dtype))
+            self.weight = Parameter(_factories.ones(num_features, dtype=dtype, device=device))
             if bias:
-                self.bias = Parameter(_factories.zeros(num_features, dtype=dtype))
+                self.bias = Parameter(_factories.zeros(num_features, dtype=dtype, device=device))
             else:
                 self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
         if track_running_stats:
-            self.register_buffer("running_mean", _factories.zeros(num_features, dtype=dtype))
-            self.register_buffer("running_var", _factories.ones(num_features, dtype=dtype))
+            self.register_buffer("running_mean", _factories.zeros(num_features, dtype=dtype, device=device))
+            self.register_buffer("running_var", _factories.ones(num_features, dtype=dtype, device=device))
             self.register_buffer("num_batches_tracked", _factories.tensor(0))
         else:
             for name in ("running_mean", "running_var", "num_batches_tracked"):

@@ -46,7 +46,8 @@ class Embedding(Module):
         self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
         if _weight is None:
-            self.weight = Parameter(_factories.randn(num_embeddings, embedding_dim, dtype=dtype), not _freeze)
+            weight = _factories.randn(num_embeddings, embedding_dim, dtype=dtype, device=device)
+            self.weight = Parameter(weight, not _freeze)
             if padding_idx is not None:
                 with no_grad():
                     self.weight[padding_idx] = 0.0
