@@ -377,17 +377,26 @@ def _float_dtype(dtype: Any, kernel: str, caller: str) -> Any:
 
 
 def randint(
-    low: builtins.int,
+    low: Any = None,
     high: Any = None,
     size: Any = None,
+    *,
     generator: Any = None,
     dtype: Any = None,
     device: Any = None,
     requires_grad: builtins.bool = False,
 ) -> Tensor:
-    """Random integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)``."""
-    given_low = size is not None
-    if size is None:
+    """Random integers in [low, high): ``randint(high, size)``, ``randint(low, high, size)`` or with keywords
+    (``randint(high=10, size=(3,))``)."""
+    given_low = size is not None and low is not None
+    if low is None:
+        if high is None or size is None:
+            given = ", ".join(f"{k}={type_of(v)}" for k, v in (("high", high), ("size", size)) if v is not None)
+            raise TypeError(
+                f"randint() received an invalid combination of arguments - got ({given}, ), but expected one of:"
+            )
+        low = 0
+    elif size is None:
         low, high, size = 0, low, high
     for name, position, v in (("low", 1, low), ("high", 2 if given_low else 1, high)):
         if not _is_int(v):

@@ -114,6 +114,8 @@ softmax = _function(Tensor.softmax)
 sqrt = _function(Tensor.sqrt)
 squeeze = _function(Tensor.squeeze)
 sub = _function(Tensor.sub)
+cross = _function(Tensor.cross)
+kron = _function(Tensor.kron)
 multiply, divide, true_divide, subtract, negative, absolute = mul, div, div, sub, neg, abs  # torch's aliases
 concat = concatenate = cat
 sum = _function(Tensor.sum)  # noqa: A001
@@ -189,6 +191,8 @@ def allclose(
 
 
 __all__ = [
+    "kron",
+    "cross",
     "meshgrid",
     "multiply",
     "divide",

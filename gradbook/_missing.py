@@ -14,7 +14,7 @@ bitwise_and_ bitwise_left_shift bitwise_left_shift_ bitwise_not bitwise_not_ bit
 bitwise_right_shift bitwise_right_shift_ bitwise_xor bitwise_xor_ broadcast_to byte cauchy_
 ccol_indices cdouble cfloat chalf char cholesky cholesky_inverse cholesky_solve clamp_max_
 clamp_min_ clip_ coalesce col_indices conj conj_physical conj_physical_ const_data_ptr copysign
-copysign_ corrcoef cosh_ count_nonzero cov cross crow_indices cummax cummin cumprod_ cumsum_ deg2rad
+copysign_ corrcoef cosh_ count_nonzero cov crow_indices cummax cummin cumprod_ cumsum_ deg2rad
 deg2rad_ dense_dim dequantize det diag diag_embed diagflat diagonal_scatter digamma digamma_
 dim_order dist divide_ dsplit eig eq_ erf_ erfc erfc_ erfinv erfinv_ exp2_ expm1_ exponential_
 fill_diagonal_ fix_ fliplr flipud float_power float_power_ fmax fmin fmod fmod_ frac_ frexp gcd gcd_
@@ -24,12 +24,12 @@ index_add index_add_ index_copy index_copy_ index_fill index_fill_ index_put ind
 index_reduce_ indices inner int int_repr inverse ipu is_coalesced is_complex is_conj is_distributed
 is_ipu is_maia is_meta is_mkldnn is_mps is_mtia is_neg is_nested is_nonzero is_pinned is_quantized
 is_same_size is_set_to is_shared is_signed is_sparse is_sparse_csr is_vulkan is_xla is_xpu isneginf
-isposinf isreal istft itemsize kron kthvalue layout lcm lcm_ ldexp ldexp_ le_ lerp_ less_
-less_equal_ lgamma lgamma_ log10_ log1p_ log2_ log_normal_ logaddexp2 logcumsumexp logdet
-logical_and logical_and_ logical_not logical_not_ logical_or logical_or_ logical_xor logical_xor_
-logit logit_ lstsq lt_ lu lu_solve mH map2_ map_ masked_scatter masked_scatter_ masked_select
-matrix_exp matrix_power median mode module_load msort mtia multinomial multiply_ mvlgamma mvlgamma_
-name nan_to_num_ nanmean nanmedian nanquantile nansum narrow_copy ndimension ne_ negative_ new
+isposinf isreal istft itemsize kthvalue layout lcm lcm_ ldexp ldexp_ le_ lerp_ less_ less_equal_
+lgamma lgamma_ log10_ log1p_ log2_ log_normal_ logaddexp2 logcumsumexp logdet logical_and
+logical_and_ logical_not logical_not_ logical_or logical_or_ logical_xor logical_xor_ logit logit_
+lstsq lt_ lu lu_solve mH map2_ map_ masked_scatter masked_scatter_ masked_select matrix_exp
+matrix_power median mode module_load msort mtia multinomial multiply_ mvlgamma mvlgamma_ name
+nan_to_num_ nanmean nanmedian nanquantile nansum narrow_copy ndimension ne_ negative_ new
 new_empty_strided nextafter nextafter_ nonzero nonzero_static not_equal_ orgqr ormqr pin_memory
 pinverse polygamma polygamma_ positive prelu put put_ q_per_channel_axis q_per_channel_scales
 q_per_channel_zero_points q_scale q_zero_point qr qscheme quantile rad2deg rad2deg_ ravel real
@@ -66,7 +66,7 @@ clip_ clone col_indices_copy column_stack combinations compile compiled_with_cxx
 complex complex128 complex32 complex64 cond conj conj_physical conj_physical_ constant_pad_nd
 contiguous_format conv1d conv2d conv3d conv_tbc conv_transpose1d conv_transpose2d conv_transpose3d
 convolution copysign corrcoef cos_ cosh_ cosine_embedding_loss cosine_similarity count_nonzero cov
-cpp cpu cross crow_indices_copy ctc_loss ctypes cudnn_affine_grid_generator cudnn_batch_norm
+cpp cpu crow_indices_copy ctc_loss ctypes cudnn_affine_grid_generator cudnn_batch_norm
 cudnn_convolution cudnn_convolution_add_relu cudnn_convolution_relu cudnn_convolution_transpose
 cudnn_grid_sampler cudnn_is_acceptable cummax cummin cumulative_trapezoid deg2rad deg2rad_
 dequantize det detach detach_ detach_copy diag diag_embed diagflat diagonal_copy diagonal_scatter
@@ -92,24 +92,24 @@ int5 int6 int7 int8 int_repr inverse is_anomaly_check_nan_enabled is_anomaly_ena
 is_autocast_cache_enabled is_autocast_cpu_enabled is_autocast_enabled is_autocast_ipu_enabled
 is_autocast_xla_enabled is_complex is_conj is_deterministic_algorithms_warn_only_enabled
 is_distributed is_neg is_nonzero is_same_size is_signed is_storage is_vulkan_available
-is_warn_always_enabled isin isneginf isposinf isreal istft jagged jit kaiser_window kl_div kron
-kthvalue layer_norm layout lcm lcm_ ldexp ldexp_ legacy_contiguous_format lgamma library lobpcg
-log10_ log1p_ log2_ log_ logaddexp2 logcumsumexp logdet logical_and logical_not logical_or
-logical_xor logit logit_ logspace lstm lstm_cell lstsq lu lu_solve lu_unpack margin_ranking_loss
-masked masked_scatter masked_select math matrix_exp matrix_power matrix_rank max_pool1d
-max_pool1d_with_indices max_pool2d max_pool3d median memory_format merge_type_from_type_comment
-miopen_batch_norm miopen_convolution miopen_convolution_add_relu miopen_convolution_relu
-miopen_convolution_transpose miopen_ctc_loss miopen_depthwise_convolution miopen_rnn
-mkldnn_adaptive_avg_pool2d mkldnn_convolution mkldnn_linear_backward_weights mkldnn_max_pool2d
-mkldnn_max_pool3d mkldnn_rnn_layer mode monitor mps msort mtia multiprocessing mvlgamma nan
-nan_to_num_ nanmean nanmedian nanquantile nansum narrow_copy native_batch_norm
-native_channel_shuffle native_dropout native_group_norm native_layer_norm native_norm neg_ negative_
-nested newaxis nextafter nonzero nonzero_static norm_except_dim nuclear_norm orgqr ormqr os
-overrides package pairwise_distance parse_ir parse_schema parse_type_comment pca_lowrank pdist
-per_channel_affine per_channel_affine_float_qparams per_channel_symmetric per_tensor_affine
-per_tensor_symmetric permute_copy pi pinverse pixel_shuffle pixel_unshuffle platform poisson
-poisson_nll_loss polar polygamma positive prelu prepare_multiprocessing_environment preserve_format
-profiler profiler_allow_cudagraph_cupti_lazy_reinit_cuda12 promote_types put q_per_channel_axis
+is_warn_always_enabled isin isneginf isposinf isreal istft jagged jit kaiser_window kl_div kthvalue
+layer_norm layout lcm lcm_ ldexp ldexp_ legacy_contiguous_format lgamma library lobpcg log10_ log1p_
+log2_ log_ logaddexp2 logcumsumexp logdet logical_and logical_not logical_or logical_xor logit
+logit_ logspace lstm lstm_cell lstsq lu lu_solve lu_unpack margin_ranking_loss masked masked_scatter
+masked_select math matrix_exp matrix_power matrix_rank max_pool1d max_pool1d_with_indices max_pool2d
+max_pool3d median memory_format merge_type_from_type_comment miopen_batch_norm miopen_convolution
+miopen_convolution_add_relu miopen_convolution_relu miopen_convolution_transpose miopen_ctc_loss
+miopen_depthwise_convolution miopen_rnn mkldnn_adaptive_avg_pool2d mkldnn_convolution
+mkldnn_linear_backward_weights mkldnn_max_pool2d mkldnn_max_pool3d mkldnn_rnn_layer mode monitor mps
+msort mtia multiprocessing mvlgamma nan nan_to_num_ nanmean nanmedian nanquantile nansum narrow_copy
+native_batch_norm native_channel_shuffle native_dropout native_group_norm native_layer_norm
+native_norm neg_ negative_ nested newaxis nextafter nonzero nonzero_static norm_except_dim
+nuclear_norm orgqr ormqr os overrides package pairwise_distance parse_ir parse_schema
+parse_type_comment pca_lowrank pdist per_channel_affine per_channel_affine_float_qparams
+per_channel_symmetric per_tensor_affine per_tensor_symmetric permute_copy pi pinverse pixel_shuffle
+pixel_unshuffle platform poisson poisson_nll_loss polar polygamma positive prelu
+prepare_multiprocessing_environment preserve_format profiler
+profiler_allow_cudagraph_cupti_lazy_reinit_cuda12 promote_types put q_per_channel_axis
 q_per_channel_scales q_per_channel_zero_points q_scale q_zero_point qint32 qint8 qr qscheme quantile
 quantization quantize_per_channel quantize_per_tensor quantize_per_tensor_dynamic
 quantized_batch_norm quantized_gru quantized_gru_cell quantized_lstm quantized_lstm_cell

@@ -27,3 +27,8 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, 
             "with dim="
         )
     return _arguments.vector_norm(A, ord, dim, keepdim, "linalg.norm")
+
+
+def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:  # noqa: A002
+    """The cross product of the length-3 vectors along ``dim`` (broadcast), as ``torch.linalg.cross``."""
+    return _arguments.cross(input, other, dim, "linalg.cross")

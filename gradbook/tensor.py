@@ -248,12 +248,16 @@ class Tensor:
         return arguments.bmm(self, arguments.tensor_argument(mat2, "bmm", "mat2"))
 
     def addmm(self, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-        """self + mat1 @ mat2, one AddmmBackward0 node (as ``nn.Linear`` records it)."""
-        if beta != 1 or alpha != 1:
-            raise NotImplementedError(
-                "gradbook's addmm has beta=1 and alpha=1 only: write beta * input + alpha * (mat1 @ mat2)"
-            )
-        return arguments.addmm(self, mat1, mat2)
+        """beta · self + alpha · mat1 @ mat2, one AddmmBackward0 node (as ``nn.Linear`` records it)."""
+        return arguments.addmm(self, mat1, mat2, beta, alpha)
+
+    def cross(self, other: Tensor, dim: builtins.int | None = None) -> Tensor:
+        """The cross product of the length-3 vectors along ``dim`` (the first of size 3 if not given)."""
+        return arguments.cross(self, arguments.tensor_argument(other, "cross", "other"), dim, "cross")
+
+    def kron(self, other: Tensor) -> Tensor:
+        """The Kronecker product: each element of self times the whole of other, laid out in blocks."""
+        return arguments.kron(self, arguments.tensor_argument(other, "kron", "other"))
 
     def mv(self, other: Tensor) -> Tensor:
         """Matrix-vector product."""

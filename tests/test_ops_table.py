@@ -51,6 +51,7 @@ TABLE = [
     line("MmBackward0", lambda T, a, b: a @ b, (3, 4), (4, 2)),
     line("BmmBackward0", lambda T, a, b: a @ b, (2, 3, 4), (2, 4, 2), torch_graph=False),  # torch: bmm + views
     line("AddmmBackward0", lambda T, b, x, w: T.nn.functional.linear(x, w, b), (2,), (3, 4), (2, 4)),
+    line("LinalgCrossBackward0", lambda T, a, b: T.linalg.cross(a, b), (4, 3), (4, 3)),
     # elementwise functions
     line("ExpBackward0", lambda T, a: a.exp(), (3,)),
     line("LogBackward0", lambda T, a: a.log(), (3,), positive=True),

@@ -586,6 +586,17 @@ CASES = {
     "normal(0, 1) without a size is refused": lambda T: T.normal(0, 1),
     "normal with an unknown keyword": lambda T: T.normal(0, 1, (2,), foo=1, bar=2),
     "d2l's linear regression from scratch, one step": lambda T: _d2l_step(T),
+    "randint(high=, size=) by keyword": lambda T: (T.manual_seed(2), T.randint(high=7, size=(5,)))[1],
+    "randint(low=, high=, size=) by keyword": lambda T: (T.manual_seed(2), T.randint(low=3, high=7, size=(2, 2)))[1],
+    "randint(size=) alone is refused": lambda T: T.randint(size=(3,)),
+    "addmm with beta and alpha: value and gradients": lambda T: _addmm_grads(T, 0.5, -2.0),
+    "addmm with beta=0 ignores self's nan": lambda T: _addmm_grads(T, 0, 3),
+    "cross along dim 0, broadcast": lambda T: (
+        lambda a, b: (lambda z: (z.sum().backward(), z, a.grad, b.grad)[1:])(T.cross(a, b, dim=0))
+    )(
+        leaf(T, [[[1.0]], [[2.0]], [[-1.0]]], dtype=T.float64),
+        leaf(T, [[[0.5, 1.0]], [[3.0, -2.0]], [[1.0, 0.0]]], dtype=T.float64),
+    ),
     "F.relu(inplace=True)": lambda T: _activation_in_place(T, lambda x: T.nn.functional.relu(x, inplace=True)),
     "F.elu(inplace=True) is EluBackward1": lambda T: _activation_in_place(
         T, lambda x: T.nn.functional.elu(x, 0.7, True)
@@ -609,6 +620,17 @@ CASES = {
         lambda h: (T.nn.ReLU(inplace=True)(h), h.sum().backward())
     )(leaf(T, [-1.0, 2.0]).sigmoid()),
 }
+
+
+def _addmm_grads(T, beta, alpha):
+    """addmm(self, mat1, mat2, beta=, alpha=) on float64 leaves (self holds a nan): the result, every gradient and
+    the saved beta and alpha."""
+    b = leaf(T, [float("nan"), 1.0], dtype=T.float64)
+    m1 = leaf(T, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=T.float64)
+    m2 = leaf(T, [[1.0, -1.0], [0.5, 2.0], [0.0, 1.0]], dtype=T.float64)
+    out = T.addmm(b, m1, m2, beta=beta, alpha=alpha)
+    (out * T.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=T.float64)).sum().backward()
+    return out, b.grad, m1.grad, m2.grad, out.grad_fn._saved_beta, out.grad_fn._saved_alpha
 
 
 def _d2l_step(T):
@@ -661,6 +683,10 @@ DIFFERENT = {
         "y = x * 2; v = y[1:]; v.mul_(2); v.grad_fn",
         "torch regenerates it as AsStridedBackward0 of the base; gradbook repeats the view's own ops "
         "(SliceBackward0 of the CopySlices): the same gradients, the view's own names",
+    ),
+    "kron of a non-contiguous tensor": (
+        "T.kron(a.t(), b)",
+        "torch's last view fails on the product's layout (a view error); gradbook returns the product",
     ),
     "a custom Function with two tensor outputs": (
         "forward returns (x * 2, x * 3)",

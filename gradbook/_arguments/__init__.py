@@ -29,7 +29,7 @@ from .arithmetic import (
 )
 from .backward import as_list, backward_inputs, backward_seeds, check_tensors
 from .indexing import fill, gather, getitem, index_put_, index_select, masked_fill, scatter, setitem, sort, topk, zero
-from .linalg import addmm, bmm, dot, matmul
+from .linalg import addmm, bmm, cross, dot, kron, matmul
 from .operands import (
     ReturnType,
     argument,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .. import _factories, ops
@@ -9,9 +11,10 @@ from .._dtypes import (
     c_name,
     scalar_name,
 )
+from .._messages import warn_once
 from ..tensor import Tensor
-from .operands import broadcast_check
-from .shape import expanded_shape
+from .operands import broadcast_check, check_dim
+from .shape import expanded_shape, unsafe_view
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
@@ -74,8 +77,8 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
     return ops.DotBackward0.apply(a, b)
 
 
-def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
-    """bias + mat1 @ mat2 as one node (``F.linear``), with torch's checks."""
+def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """beta · bias + alpha · mat1 @ mat2 as one node (``F.linear``), with torch's checks."""
     b, x, y = bias._array, mat1._array, mat2._array
     d = y.dtype
     if b.dtype != d or x.dtype != d or x.shape[1] != y.shape[0] or (b.shape != y.shape[1:] and b.ndim):
@@ -85,7 +88,9 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
         _same_dtype(x, y, "addmm")
         _mm_shapes(x, y)
         expanded_shape(b.shape, (x.shape[0], y.shape[1]))  # raises torch's message if bias does not fit
-    return ops.AddmmBackward0.apply(bias, mat1, mat2)
+    if beta == 1 and alpha == 1:
+        return ops.AddmmBackward0.apply(bias, mat1, mat2)
+    return ops.AddmmBackward0.apply(bias, mat1, mat2, beta=beta, alpha=alpha)
 
 
 def _same_dtype(x: np.ndarray, y: np.ndarray, op: str) -> None:
@@ -124,3 +129,41 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
             f"[{b.shape[0]}, {b.shape[1]}]."
         )
     return matmul(a, b)
+
+
+def cross(a: Tensor, b: Tensor, dim: Any, caller: str) -> Tensor:
+    """a × b along ``dim`` (``linalg.cross``: -1 by default; ``torch.cross``: the first dim of size 3, with
+    torch's deprecation warning), with torch's checks."""
+    if a._array.dtype != b._array.dtype:
+        ours, theirs = scalar_name(a._array.dtype), scalar_name(b._array.dtype)
+        raise RuntimeError(f"expected scalar type {ours} but found {theirs}")
+    if a.ndim != b.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    broadcast_check(a._array.shape, b._array.shape)
+    shape = np.broadcast_shapes(a._array.shape, b._array.shape)
+    if dim is None and caller == "cross":
+        warn_once(
+            "Using gradbook.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly "
+            "or simply use gradbook.linalg.cross.\nThe default value of dim will change to agree with that of "
+            "linalg.cross in a future release."
+        )
+        dim = next((i for i, n in enumerate(shape) if n == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    dim = -1 if dim is None else dim
+    d = check_dim(dim, a.ndim)
+    if a._array.shape[d] != 3 or b._array.shape[d] != 3:
+        got = f"{a._array.shape[d]} and {b._array.shape[d]}"
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {got}")
+    return ops.LinalgCrossBackward0.apply(a, b, dim=dim)
+
+
+def kron(a: Tensor, b: Tensor) -> Tensor:
+    """The Kronecker product, as torch builds it: each input viewed with a size-1 dim beside each of its dims,
+    one broadcast multiplication, and a view to the result's shape (UnsafeView, Mul, UnsafeView)."""
+    n = max(a.ndim, b.ndim)
+    sa = (1,) * (n - a.ndim) + a._array.shape
+    sb = (1,) * (n - b.ndim) + b._array.shape
+    a_view = unsafe_view(a, tuple(d for s in sa for d in (s, 1)))
+    b_view = unsafe_view(b, tuple(d for s in sb for d in (1, s)))
+    return unsafe_view(a_view * b_view, tuple(x * y for x, y in zip(sa, sb)))

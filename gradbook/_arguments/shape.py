@@ -36,8 +36,13 @@ def view(t: Tensor, shape: Sequence[Any], copy_if_needed: bool = False) -> Tenso
                 "view size is not compatible with input tensor's size and stride (at least one dimension spans "
                 "across two contiguous subspaces). Use .reshape(...) instead."
             )
-        return ops.UnsafeViewBackward0.apply(contiguous(t), shape=shape)
+        return unsafe_view(contiguous(t), shape)
     return ops.ViewBackward0.apply(t, shape=shape)
+
+
+def unsafe_view(t: Tensor, shape: tuple) -> Tensor:
+    """torch's ``_unsafe_view``: a reshape recorded as UnsafeViewBackward0 (after a copy, in kron)."""
+    return ops.UnsafeViewBackward0.apply(t, shape=shape)
 
 
 def _viewable(a: np.ndarray, shape: tuple) -> bool:

@@ -492,6 +492,36 @@ def batch_norm(
     return out
 
 
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Class indices as one-hot rows: an int64 tensor of shape ``(*tensor.shape, num_classes)`` (with -1, one
+    more than the largest index). No gradient flows through it: its input is integers.
+
+    >>> import gradbook as torch
+    >>> torch.nn.functional.one_hot(torch.tensor([0, 2, 1]))
+    tensor([[1, 0, 0],
+            [0, 0, 1],
+            [0, 1, 0]])
+    """
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"one_hot(): argument 'input' (position 1) must be Tensor, not {type(tensor).__name__}")
+    if tensor._array.dtype != np.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    a = tensor._array
+    if a.size == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        return _factories.zeros((*a.shape, num_classes), dtype=_factories.int64)
+    if a.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        num_classes = int(a.max()) + 1
+    elif num_classes <= a.max():
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    out = np.zeros((*a.shape, num_classes), dtype=np.int64)
+    np.put_along_axis(out, a[..., None], 1, axis=-1)
+    return Tensor._make(out)
+
+
 def embedding(
     input: Tensor,  # noqa: A002
     weight: Tensor,

@@ -65,7 +65,15 @@ from .indexing import (
     UniformBackward0,
     ZeroBackward0,
 )
-from .linalg import AddmmBackward0, BmmBackward0, DotBackward0, MmBackward0, MvBackward0, TraceBackward0
+from .linalg import (
+    AddmmBackward0,
+    BmmBackward0,
+    DotBackward0,
+    LinalgCrossBackward0,
+    MmBackward0,
+    MvBackward0,
+    TraceBackward0,
+)
 from .loss import (
     BinaryCrossEntropyBackward0,
     BinaryCrossEntropyWithLogitsBackward0,

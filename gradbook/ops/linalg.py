@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .op import Op
@@ -56,16 +58,24 @@ class BmmBackward0(Op):
     }
 
 
+def _addmm(b: np.ndarray, m1: np.ndarray, m2: np.ndarray, beta: Any = 1, alpha: Any = 1) -> np.ndarray:
+    if beta == 1 and alpha == 1:
+        return np.add(np.matmul(m1, m2), b)
+    product = np.matmul(m1, m2) * m1.dtype.type(alpha)
+    return product if beta == 0 else np.add(product, b * b.dtype.type(beta))  # beta = 0: self is not read (nor its nan)
+
+
 class AddmmBackward0(Op):
-    """out = self + mat1 @ mat2 (``nn.Linear`` on a batch: bias + x @ Wᵀ)"""
+    """out = beta · self + alpha · mat1 @ mat2 (``nn.Linear`` on a batch: bias + x @ Wᵀ)"""
 
     inputs = ("self", "mat1", "mat2")
     saves = ("mat1", "mat2")
-    forward = staticmethod(lambda b, m1, m2: np.add(np.matmul(m1, m2), b))
+    beta = alpha = 1
+    forward = staticmethod(_addmm)
     rules = {
-        "∂out/∂self = 1, summed over the batch": lambda n, g: g,
-        "∂/∂mat1: g @ mat2ᵀ": lambda n, g, mat2: g @ mat2.mT,
-        "∂/∂mat2: mat1ᵀ @ g": lambda n, g, mat1: mat1.mT @ g,
+        "∂out/∂self = beta, summed over the batch": lambda n, g: g if n.beta == 1 else g * n.beta,
+        "∂/∂mat1: alpha · g @ mat2ᵀ": lambda n, g, mat2: g @ mat2.mT if n.alpha == 1 else (g @ mat2.mT) * n.alpha,
+        "∂/∂mat2: alpha · mat1ᵀ @ g": lambda n, g, mat1: mat1.mT @ g if n.alpha == 1 else (mat1.mT @ g) * n.alpha,
     }
 
 
@@ -77,4 +87,20 @@ class TraceBackward0(Op):
         "∂out/∂selfᵢⱼ = 1 on the diagonal, else 0": lambda n, g: (
             g * constant(np.eye(*shape_of(n), dtype=dtype_of(n)), g)
         )
+    }
+
+
+def _cross(a: Any, b: Any, dim: int) -> Any:
+    return np.cross(a, b, axis=dim) if isinstance(a, np.ndarray) else LinalgCrossBackward0.apply(a, b, dim=dim)
+
+
+class LinalgCrossBackward0(Op):
+    """out = self × other, the cross product of the length-3 vectors along dim"""
+
+    inputs = ("self", "other")
+    saves = ("self", "other")
+    forward = staticmethod(lambda a, b, dim: np.cross(a, b, axis=dim))
+    rules = {
+        "∂/∂self: other × g": lambda n, g, other: _cross(other, g, n.dim),
+        "∂/∂other: g × self": lambda n, g, self: _cross(g, self, n.dim),
     }

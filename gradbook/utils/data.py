@@ -19,24 +19,49 @@ tensor([4.]) tensor([4])
 
 from __future__ import annotations
 
+import bisect
 import collections.abc
 import copy
 import itertools
 import math
 import re
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from .. import _distributions
 from .._dtypes import float64
-from .._factories import Generator, as_tensor, default_generator, generator_of, randperm, tensor
+from .._factories import (
+    Generator,
+    as_tensor,
+    default_generator,
+    generator_of,
+    multinomial,
+    randint,
+    randperm,
+    tensor,
+)
 from .._functions import stack
 from ..tensor import Tensor
 
-__all__ = ["DataLoader", "Dataset", "Subset", "TensorDataset", "default_collate", "default_convert", "random_split"]
+__all__ = [
+    "BatchSampler",
+    "ConcatDataset",
+    "DataLoader",
+    "Dataset",
+    "RandomSampler",
+    "Sampler",
+    "SequentialSampler",
+    "Subset",
+    "SubsetRandomSampler",
+    "TensorDataset",
+    "WeightedRandomSampler",
+    "default_collate",
+    "default_convert",
+    "random_split",
+]
 
 COLLATE_ERROR = "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"
 _STRING_ARRAY = re.compile(r"[SaUO]")  # NumPy dtypes of strings and objects: not collated into tensors
@@ -51,6 +76,9 @@ class Dataset(Generic[_T_co]):
 
     def __getitem__(self, index: Any) -> _T_co:
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
+
+    def __add__(self, other: Dataset[_T_co]) -> ConcatDataset[_T_co]:
+        return ConcatDataset([self, other])
 
 
 class TensorDataset(Dataset[tuple[Tensor, ...]]):
@@ -91,6 +119,31 @@ class Subset(Dataset[_T_co]):
 
     def __len__(self) -> int:
         return len(self.indices)
+
+
+class ConcatDataset(Dataset[_T_co]):
+    """The samples of several datasets, one after the other (``ds1 + ds2`` makes one).
+
+    >>> ConcatDataset([["a", "b"], ["c"]])[2]
+    'c'
+    """
+
+    def __init__(self, datasets: Iterable[Dataset[_T_co]]) -> None:
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise AssertionError("datasets should not be an empty iterable")
+        self.cumulative_sizes = list(itertools.accumulate(len(d) for d in self.datasets))
+
+    def __len__(self) -> int:
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx: int) -> _T_co:
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            idx = len(self) + idx
+        which = bisect.bisect_right(self.cumulative_sizes, idx)
+        return self.datasets[which][idx - (self.cumulative_sizes[which - 1] if which else 0)]
 
 
 def random_split(dataset: Any, lengths: Sequence[int | float], generator: Any = None) -> list[Subset]:
@@ -199,6 +252,147 @@ def _rebuilt(like: Any, values: Any) -> Any:
         return values
 
 
+# ------------------------------------------------ samplers: the order samples load in
+
+
+class Sampler(Generic[_T_co]):
+    """Base class of samplers: ``iter()`` gives indices (or, for a batch sampler, lists of them)."""
+
+    def __init__(self, data_source: Any = None) -> None:
+        if data_source is not None:
+            warnings.warn(
+                "`data_source` argument is not used and will be removed in 2.2.0.You may still have custom "
+                "implementation that utilizes it.",
+                UserWarning,
+                stacklevel=2,
+            )
+
+    def __iter__(self) -> Iterator[_T_co]:
+        raise NotImplementedError
+
+
+class SequentialSampler(Sampler[int]):
+    """0, 1, 2, … len(data_source) - 1: what a DataLoader without ``shuffle`` uses."""
+
+    def __init__(self, data_source: Any) -> None:
+        self.data_source = data_source
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self.data_source)))
+
+    def __len__(self) -> int:
+        return len(self.data_source)
+
+
+class RandomSampler(Sampler[int]):
+    """A random order, as torch draws it (``shuffle=True``): a permutation per pass from ``generator``, or
+    from a new Generator seeded by one draw from the default one; with ``replacement``, 32 draws at a time."""
+
+    def __init__(
+        self, data_source: Any, replacement: bool = False, num_samples: int | None = None, generator: Any = None
+    ) -> None:
+        self.data_source, self.replacement, self._num_samples, self.generator = (
+            data_source,
+            replacement,
+            num_samples,
+            generator,
+        )
+        if not isinstance(replacement, bool):
+            raise TypeError(f"replacement should be a boolean value, but got replacement={replacement}")
+        if not isinstance(self.num_samples, int) or self.num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={self.num_samples}")
+
+    @property
+    def num_samples(self) -> int:
+        return len(self.data_source) if self._num_samples is None else self._num_samples
+
+    def __iter__(self) -> Iterator[int]:
+        n = len(self.data_source)
+        gen = self.generator
+        if gen is None:
+            seed = int(_distributions.random_bits(default_generator, 1, np.int64)[0])
+            gen = Generator().manual_seed(seed)
+        if self.replacement:
+            for _ in range(self.num_samples // 32):
+                yield from randint(0, n, (32,), generator=gen).tolist()
+            yield from randint(0, n, (self.num_samples % 32,), generator=gen).tolist()
+        else:
+            for _ in range(self.num_samples // n):
+                yield from randperm(n, generator=gen).tolist()
+            yield from randperm(n, generator=gen).tolist()[: self.num_samples % n]
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler[int]):
+    """The given indices, in a random order (``randperm`` of their count)."""
+
+    def __init__(self, indices: Sequence[int], generator: Any = None) -> None:
+        self.indices, self.generator = indices, generator
+
+    def __iter__(self) -> Iterator[int]:
+        for i in randperm(len(self.indices), generator=self.generator).tolist():
+            yield self.indices[i]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler[int]):
+    """``num_samples`` indices drawn with probability proportional to ``weights`` (``multinomial``)."""
+
+    def __init__(self, weights: Sequence[float], num_samples: int, replacement: bool = True, generator: Any = None):
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
+        weights_tensor = as_tensor(weights, dtype=float64)
+        if len(weights_tensor.shape) != 1:
+            raise ValueError(
+                f"weights should be a 1d sequence but given weights have shape {tuple(weights_tensor.shape)}"
+            )
+        self.weights, self.num_samples, self.replacement, self.generator = (
+            weights_tensor,
+            num_samples,
+            replacement,
+            generator,
+        )
+
+    def __iter__(self) -> Iterator[int]:
+        drawn = multinomial(self.weights, self.num_samples, self.replacement, generator=self.generator)
+        yield from iter(drawn.tolist())
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class BatchSampler(Sampler[list[int]]):
+    """Lists of ``batch_size`` indices from ``sampler`` (the last one shorter unless ``drop_last``).
+
+    >>> list(BatchSampler(SequentialSampler(range(5)), batch_size=2, drop_last=False))
+    [[0, 1], [2, 3], [4]]
+    """
+
+    def __init__(self, sampler: Any, batch_size: int, drop_last: bool) -> None:
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+            raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
+        if not isinstance(drop_last, bool):
+            raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
+        self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
+
+    def __iter__(self) -> Iterator[list[int]]:
+        indices = iter(self.sampler)
+        while batch := list(itertools.islice(indices, self.batch_size)):
+            if len(batch) < self.batch_size and self.drop_last:
+                return
+            yield batch
+
+    def __len__(self) -> int:
+        n = len(self.sampler)
+        return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
+
+
 # ------------------------------------------------ the loader
 
 
@@ -248,50 +442,20 @@ class DataLoader:
                 raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
             if not isinstance(drop_last, bool):
                 raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
+        if batch_sampler is not None:
+            batch_size, drop_last = None, False
+        if sampler is None:  # as torch: the loader's order is a sampler, its batches a BatchSampler of it
+            sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+        if batch_size is not None and batch_sampler is None:
+            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
         self.dataset = dataset
-        self.batch_size = batch_size if batch_sampler is None else None
-        self.shuffle = bool(shuffle)
+        self.batch_size = batch_size
+        self.drop_last = drop_last
         self.sampler = sampler
         self.batch_sampler = batch_sampler
         self.num_workers = num_workers
-        self.drop_last = drop_last
         self.generator = generator
-        auto_batching = batch_size is not None or batch_sampler is not None
-        self.collate_fn = collate_fn or (default_collate if auto_batching else default_convert)
-
-    def _indices(self) -> Iterator[Any]:
-        """This epoch's sample indices, in the order they load."""
-        if self.sampler is not None:
-            return iter(self.sampler)
-        if self.shuffle:
-            return self._shuffled()
-        return iter(range(len(self.dataset)))
-
-    def _shuffled(self) -> Iterator[int]:
-        """torch's RandomSampler: a permutation from ``generator``, or without one from a new
-        Generator seeded by a draw from the default one."""
-        n = len(self.dataset)
-        gen = self.generator
-        if gen is None:
-            seed = int(_distributions.random_bits(default_generator, 1, np.int64)[0])
-            gen = Generator().manual_seed(seed)
-        yield from randperm(n, generator=gen).tolist()
-        randperm(n, generator=gen)  # exhausted, torch's sampler draws one more permutation (for 0 samples)
-
-    def _batches(self) -> Iterator[Any]:
-        """This epoch's batches of indices (single indices when batching is off)."""
-        if self.batch_sampler is not None:
-            return iter(self.batch_sampler)
-        indices = self._indices()
-        if self.batch_size is None:
-            return indices
-        return self._grouped(indices)
-
-    def _grouped(self, indices: Iterator[int]) -> Iterator[list[int]]:
-        while batch := list(itertools.islice(indices, self.batch_size)):
-            if len(batch) < self.batch_size and self.drop_last:
-                return
-            yield batch
+        self.collate_fn = collate_fn or (default_collate if batch_sampler is not None else default_convert)
 
     def __iter__(self) -> Iterator[Any]:
         # torch's iterator starts by drawing a seed for its worker processes, even with none
@@ -299,17 +463,12 @@ class DataLoader:
         return self._epoch()
 
     def _epoch(self) -> Iterator[Any]:
-        auto_batching = self.batch_size is not None or self.batch_sampler is not None
-        for batch in self._batches():
-            if auto_batching:
-                yield self.collate_fn([self.dataset[i] for i in batch])
-            else:
-                yield self.collate_fn(self.dataset[batch])
+        if self.batch_sampler is None:  # batch_size=None: one sample at a time, not collated into a batch
+            for i in self.sampler:
+                yield self.collate_fn(self.dataset[i])
+            return
+        for batch in self.batch_sampler:
+            yield self.collate_fn([self.dataset[i] for i in batch])
 
     def __len__(self) -> int:
-        if self.batch_sampler is not None:
-            return len(self.batch_sampler)
-        n = len(self.sampler) if self.sampler is not None else len(self.dataset)
-        if self.batch_size is None:
-            return n
-        return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
+        return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)

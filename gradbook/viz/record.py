@@ -133,6 +133,9 @@ def local_rule(node: Any, slot: int) -> str:
     alpha = getattr(node, "_saved_alpha", None)
     if text.endswith("alpha") and isinstance(alpha, (int, float)):
         text += f" = {-alpha if text.endswith('-alpha') else alpha:g}"
+    beta = getattr(node, "_saved_beta", None)
+    if "= beta," in text and isinstance(beta, (int, float)):  # addmm's ∂out/∂self = beta = 1, ...
+        text = text.replace("= beta,", f"= beta = {beta:g},")
     return text
 
 

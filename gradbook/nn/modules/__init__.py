@@ -1,6 +1,6 @@
 """gradbook.nn.modules: the layers of gradbook.nn, one file per kind as in torch's torch/nn/modules/
 (module.py holds Module; linear.py, conv.py, pooling.py, normalization.py, batchnorm.py, dropout.py,
-sparse.py, flatten.py, container.py, activation.py and loss.py hold the layers of their name), all
+sparse.py, rnn.py, flatten.py, container.py, activation.py and loss.py hold the layers of their name), all
 re-exported here as torch's torch/nn/modules/__init__.py re-exports them.
 """
 
@@ -40,9 +40,18 @@ from .loss import (
 from .module import Module
 from .normalization import LayerNorm
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
 
 __all__ = [
+    "GRU",
+    "GRUCell",
+    "LSTM",
+    "LSTMCell",
+    "RNN",
+    "RNNBase",
+    "RNNCell",
+    "RNNCellBase",
     "AdaptiveAvgPool2d",
     "AvgPool2d",
     "BCELoss",
