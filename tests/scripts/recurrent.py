@@ -39,7 +39,8 @@ for cell in (nn.RNNCell(3, 4), nn.RNNCell(3, 4, nonlinearity="relu"), nn.LSTMCel
     x = torch.randn(2, 3, dtype=torch.float64)
     h = cell(x)
     h = h if isinstance(h, tuple) else (h,)
-    print(cell, [show(t)[:4] for t in h], [tuple(t.shape) for t in (cell(x[0]) if isinstance(cell(x[0]), tuple) else (cell(x[0]),))])
+    one = cell(x[0])  # unbatched
+    print(cell, [show(t)[:4] for t in h], [tuple(t.shape) for t in (one if isinstance(one, tuple) else (one,))])
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     nn.GRU(3, 4, dropout=0.5)

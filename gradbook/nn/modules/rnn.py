@@ -271,10 +271,18 @@ class RNNCellBase(Module):
 class RNNCell(RNNCellBase):
     """h' = tanh(x Wᵢₕᵀ + bᵢₕ + h Wₕₕᵀ + bₕₕ) (or relu)."""
 
-    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh", **kw: Any):
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        nonlinearity: str = "tanh",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
-        super().__init__(input_size, hidden_size, bias, 1, **kw)
+        super().__init__(input_size, hidden_size, bias, 1, device, dtype)
         self.nonlinearity = nonlinearity
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:  # noqa: A002
@@ -292,8 +300,10 @@ class RNNCell(RNNCellBase):
 class LSTMCell(RNNCellBase):
     """One LSTM step: returns ``(h', c')``."""
 
-    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, **kw: Any) -> None:
-        super().__init__(input_size, hidden_size, bias, 4, **kw)
+    def __init__(
+        self, input_size: int, hidden_size: int, bias: bool = True, device: Any = None, dtype: Any = None
+    ) -> None:
+        super().__init__(input_size, hidden_size, bias, 4, device, dtype)
 
     def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Tensor]:  # noqa: A002
         x, (h, c), batched = self._inputs(input, hx, lstm=True)
@@ -304,8 +314,10 @@ class LSTMCell(RNNCellBase):
 class GRUCell(RNNCellBase):
     """One GRU step: returns h'."""
 
-    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, **kw: Any) -> None:
-        super().__init__(input_size, hidden_size, bias, 3, **kw)
+    def __init__(
+        self, input_size: int, hidden_size: int, bias: bool = True, device: Any = None, dtype: Any = None
+    ) -> None:
+        super().__init__(input_size, hidden_size, bias, 3, device, dtype)
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:  # noqa: A002
         x, h, batched = self._inputs(input, hx)
