@@ -10,8 +10,13 @@ import builtins
 import functools
 from typing import Any
 
-from ._arguments import cat, dot, meshgrid, stack, where  # noqa: F401
+from ._arguments import cat as _cat
+from ._arguments import dot, meshgrid, where  # noqa: F401
+from ._arguments import stack as _stack
+from ._numpy_names import with_numpy_names
 from .tensor import Tensor
+
+cat, stack = with_numpy_names(_cat), with_numpy_names(_stack)  # torch.cat(ts, axis=1) too
 
 
 def _function(method: Any) -> Any:

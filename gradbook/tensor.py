@@ -19,6 +19,7 @@ import numpy as np
 from . import _device, _missing
 from ._dtypes import DTYPES, Size, dtype, float32, float64, int64
 from ._messages import NON_LEAF_GRAD_WARNING, SCALAR_WITH_GRAD_WARNING, warn_once
+from ._numpy_names import accept_numpy_names
 from ._printing import format_tensor
 
 _new = object.__new__
@@ -433,16 +434,12 @@ class Tensor:
 
     # ------------------------------------------------ reductions (ops/reduce.py)
 
-    def sum(self, dim: Any = None, keepdim: builtins.bool = False, **numpy_names: Any) -> Tensor:
+    def sum(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
         """Sum of all elements, or along ``dim`` (NumPy's ``axis=``, ``keepdims=`` too, as torch)."""
-        if numpy_names:
-            dim, keepdim = arguments.numpy_names(dim, keepdim, numpy_names, "sum")
         return arguments.reduce(ops.SumBackward0, ops.SumBackward1, self, dim, keepdim)
 
-    def mean(self, dim: Any = None, keepdim: builtins.bool = False, **numpy_names: Any) -> Tensor:
+    def mean(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
         """Mean of all elements, or along ``dim`` (NumPy's ``axis=``, ``keepdims=`` too)."""
-        if numpy_names:
-            dim, keepdim = arguments.numpy_names(dim, keepdim, numpy_names, "mean")
         return arguments.reduce(ops.MeanBackward0, ops.MeanBackward1, self, dim, keepdim)
 
     def prod(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
@@ -453,17 +450,17 @@ class Tensor:
         """Running sums along ``dim``."""
         return ops.CumsumBackward0.apply(self, dim=arguments.check_dim(dim, self.ndim))
 
-    def var(self, dim: Any = None, unbiased: Any = None, keepdim: builtins.bool = False, **kw: Any) -> Tensor:
+    def var(self, dim: Any = None, unbiased: Any = None, keepdim: Any = False, *, correction: Any = None) -> Tensor:
         """Variance (divided by N - correction; correction=1 unless told otherwise)."""
-        return arguments.var(ops.VarBackward0, self, dim, unbiased, keepdim, **kw)
+        return arguments.var(ops.VarBackward0, self, dim, unbiased, keepdim, correction)
 
-    def std(self, dim: Any = None, unbiased: Any = None, keepdim: builtins.bool = False, **kw: Any) -> Tensor:
+    def std(self, dim: Any = None, unbiased: Any = None, keepdim: Any = False, *, correction: Any = None) -> Tensor:
         """Standard deviation: √var."""
-        return arguments.var(ops.StdBackward0, self, dim, unbiased, keepdim, **kw)
+        return arguments.var(ops.StdBackward0, self, dim, unbiased, keepdim, correction)
 
     def norm(self, p: Any = "fro", dim: Any = None, keepdim: builtins.bool = False, dtype: Any = None) -> Tensor:
-        """The p-norm (2 by default: √Σx²) of all elements, or along ``dim``."""
-        return arguments.vector_norm(self, 2 if p == "fro" else p, dim, keepdim, "norm")
+        """The p-norm (2 by default: √Σx²) of all elements, or along ``dim`` (of self cast to ``dtype``)."""
+        return arguments.vector_norm(self, 2 if p == "fro" else p, dim, keepdim, "norm", dtype)
 
     def max(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
         """Largest value, or ``(values, indices)`` along ``dim``."""
@@ -1040,6 +1037,8 @@ class Tensor:
     def __format__(self, spec: str) -> str:
         return format(self.item(), spec) if self.ndim == 0 else repr(self)
 
+
+accept_numpy_names(Tensor)  # x.cumsum(axis=0): torch's argument parser takes NumPy's names
 
 # The op table, torch's argument rules and the engine build on Tensor, and its methods call them:
 # the one import cycle, closed here.

@@ -38,7 +38,6 @@ from .operands import (
     check_dim,
     check_dims,
     lift,
-    numpy_names,
     operand,
     pair,
     promoting,

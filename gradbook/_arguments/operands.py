@@ -133,14 +133,6 @@ def check_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     return dims if ndim else ()  # a 0-d tensor accepts dim 0 or -1, and there is nothing to reduce
 
 
-def numpy_names(dim: Any, keepdim: Any, names: dict, caller: str) -> tuple[Any, Any]:
-    """sum/mean's NumPy spellings, which torch accepts too: ``axis=`` for dim, ``keepdims=``."""
-    for name in names:
-        if name not in ("axis", "keepdims"):
-            raise TypeError(f"{caller}() got an unexpected keyword argument '{name}'")
-    return names.get("axis", dim), names.get("keepdims", keepdim)
-
-
 class ReturnType(tuple):
     _fields = ("values", "indices")
 

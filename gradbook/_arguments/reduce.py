@@ -13,6 +13,7 @@ from .._dtypes import (
     DTYPES,
     default_float,
     scalar_name,
+    to_dtype,
 )
 from ..autograd.inplace import watch
 from ..tensor import Tensor
@@ -40,8 +41,10 @@ def var(cls: type[ops.Op], t: Tensor, dim: Any, unbiased: Any, keepdim: bool, co
     return cls.apply(t, dim=dims, correction=correction, keepdim=keepdim)
 
 
-def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, caller: str = "linalg.vector_norm") -> Tensor:  # noqa: A002
-    """The p-norm of all elements, or along ``dim`` (p > 0 or inf)."""
+def vector_norm(  # noqa: A002
+    t: Tensor, ord: Any, dim: Any, keepdim: bool, caller: str = "linalg.vector_norm", dtype: Any = None
+) -> Tensor:
+    """The p-norm of all elements, or along ``dim`` (p > 0 or inf), computed in ``dtype`` if given."""
     if t._array.dtype.kind != "f":
         raise RuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
@@ -53,6 +56,18 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, caller: str = "lin
             "compute them from the singular values in NumPy"
         )
     dims = None if dim is None else check_dims(dim, t.ndim)
+    if dtype is not None:
+        d = to_dtype(dtype, caller)
+        if d.numpy.kind != "f":
+            raise RuntimeError(
+                f"linalg.vector_norm: dtype should be floating point or complex, but got {scalar_name(d.numpy)}"
+            )
+        if d.numpy.itemsize < t._array.dtype.itemsize:
+            raise RuntimeError(
+                f"linalg.vector_norm: the dtype of the input ({scalar_name(t._array.dtype)}) should be convertible "
+                f"without narrowing to the specified dtype ({scalar_name(d.numpy)})"
+            )
+        return ops.LinalgVectorNormBackward0.apply(t, ord=float(ord), dim=dims, keepdim=keepdim, dtype=d.numpy)
     return ops.LinalgVectorNormBackward0.apply(t, ord=float(ord), dim=dims, keepdim=keepdim)
 
 

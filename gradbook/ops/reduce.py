@@ -119,10 +119,11 @@ class LinalgVectorNormBackward0(Op):
     """out = (Σ |self|ᵖ)^(1/p) over ``dim`` (all elements if None); p = ∞: max |self|"""
 
     saves = ("self", "result")
+    unexposed = ("dtype",)  # torch computes in dtype without keeping it
 
     @staticmethod
-    def forward(a: np.ndarray, ord: float, dim: Any, keepdim: bool) -> np.ndarray:  # noqa: A002
-        x = np.abs(a)
+    def forward(a: np.ndarray, ord: float, dim: Any, keepdim: bool, dtype: Any = None) -> np.ndarray:  # noqa: A002
+        x = np.abs(a if dtype is None else a.astype(dtype))
         if ord == math.inf:
             return np.maximum.reduce(x, axis=dim, keepdims=keepdim)
         if ord == 2:
