@@ -47,6 +47,9 @@ class device:  # noqa: N801  (torch's name)
         object.__setattr__(self, "type", type)
         object.__setattr__(self, "index", index)
 
+    def __reduce__(self) -> tuple:  # pickled as torch pickles a device: device("cpu")
+        return (device, (self.type,) if self.index is None else (self.type, self.index))
+
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"attribute '{name}' of 'gradbook.device' objects is not writable")
 

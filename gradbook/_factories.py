@@ -20,6 +20,7 @@ from ._dtypes import (
     int64,
     promote_types,
     restore_numpy,
+    scalar_name,
     silence_numpy,
 )
 from ._dtypes import bool as bool_
@@ -459,9 +460,29 @@ def normal(
             f"normal() received an invalid combination of arguments - got ({got}), but expected one of:\n"
             + _NORMAL_OVERLOADS
         )
+    if not tensors and size is not None and not isinstance(size, (tuple, list, Size)):
+        got = ", ".join(type_of(v) for v in (mean, std, size))
+        raise TypeError(
+            f"normal() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+            + _NORMAL_OVERLOADS
+        )
+    for t in tensors:
+        if t._array.dtype.kind != "f":
+            raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{scalar_name(t._array.dtype)}'")
     s = _as_float64(std)
-    if np.any(s < 0):
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {s.min():g}")
+    if not np.all(s >= 0):  # (nan too)
+        if isinstance(std, Tensor):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
+    if len(tensors) == 2:
+        a, b = mean._array.shape, std._array.shape
+        for i in range(1, min(len(a), len(b)) + 1):
+            if a[-i] != b[-i] and 1 not in (a[-i], b[-i]):
+                at = max(len(a), len(b)) - i
+                raise RuntimeError(
+                    f"The size of tensor a ({a[-i]}) must match the size of tensor b ({b[-i]}) at non-singleton "
+                    f"dimension {at}"
+                )
     gen = generator_of(generator, "normal", mean, std)
     if not tensors:
         shape = _shape((size,), "normal")

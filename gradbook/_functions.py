@@ -10,6 +10,7 @@ import builtins
 import functools
 from typing import Any
 
+from . import _factories
 from ._arguments import cat as _cat
 from ._arguments import dot, meshgrid, where  # noqa: F401
 from ._arguments import stack as _stack
@@ -19,13 +20,22 @@ from .tensor import Tensor
 cat, stack = with_numpy_names(_cat), with_numpy_names(_stack)  # torch.cat(ts, axis=1) too
 
 
-def _function(method: Any) -> Any:
+# torch's argument parser turns a Python number given as ``input`` into a tensor for these only
+_NUMBERS_AS_INPUT = {"add", "sub", "mul", "div", "floor_divide", "to", "multiply", "divide", "subtract", "true_divide"}
+
+
+def _function(method: Any, name: str | None = None) -> Any:
     """``gradbook.<name>(input, ...)``: the Tensor method, with the tensor also accepted as ``input=``."""
+    name = name or method.__name__.strip("_")  # __eq__: eq
 
     @functools.wraps(method)
     def function(*args: Any, **kwargs: Any) -> Any:
         if "input" in kwargs:
             args = (kwargs.pop("input"), *args)
+        if args and not isinstance(args[0], Tensor):  # torch.sub(2, x): 2 as a tensor; torch.exp(2): refused
+            if name not in _NUMBERS_AS_INPUT or not isinstance(args[0], (builtins.bool, builtins.int, builtins.float)):
+                raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(args[0]).__name__}")
+            args = (_factories.tensor(args[0]), *args[1:])
         return method(*args, **kwargs)
 
     return function
@@ -121,7 +131,14 @@ squeeze = _function(Tensor.squeeze)
 sub = _function(Tensor.sub)
 cross = _function(Tensor.cross)
 kron = _function(Tensor.kron)
-multiply, divide, true_divide, subtract, negative, absolute = mul, div, div, sub, neg, abs  # torch's aliases
+# torch's aliases, each named as torch names it in its errors
+multiply, divide, subtract = (
+    _function(Tensor.mul, "multiply"),
+    _function(Tensor.div, "divide"),
+    _function(Tensor.sub, "subtract"),
+)
+true_divide, negative = _function(Tensor.div, "true_divide"), _function(Tensor.neg, "negative")
+absolute = _function(Tensor.abs, "absolute")
 concat = concatenate = cat
 sum = _function(Tensor.sum)  # noqa: A001
 t = _function(Tensor.t)

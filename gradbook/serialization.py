@@ -14,6 +14,7 @@ that do not share memory; torch keeps them sharing), and only CPU locations exis
 from __future__ import annotations
 
 import _compat_pickle
+import codecs
 import collections
 import contextlib
 import copyreg
@@ -29,6 +30,7 @@ import numpy as np
 
 from . import _dtypes
 from ._device import device as _device_class
+from ._messages import type_of
 from .tensor import Tensor
 
 __all__ = ["add_safe_globals", "clear_safe_globals", "get_safe_globals", "load", "safe_globals", "save"]
@@ -69,7 +71,8 @@ _REBUILD_PARAMETER = _Global("torch._utils", "_rebuild_parameter")
 class _Saver(pickle._Pickler):  # type: ignore[name-defined]  (the Python pickler: it lets save_global be replaced)
     def __init__(self, file: Any, protocol: int) -> None:
         super().__init__(file, protocol)
-        self.storages: list[np.ndarray] = []
+        self.storages: list[np.ndarray] = []  # each a C-contiguous array, saved as one record
+        self.keys: dict[int, str] = {}  # id of a storage array: its record's name
 
     def reducer_override(self, obj: Any) -> Any:
         if isinstance(obj, Tensor):
@@ -83,13 +86,15 @@ class _Saver(pickle._Pickler):  # type: ignore[name-defined]  (the Python pickle
         return NotImplemented
 
     def tensor_args(self, array: np.ndarray, requires_grad: bool) -> tuple:
-        data = array if array.flags.c_contiguous else array.copy(order="C")  # (ascontiguousarray makes 0-d 1-d)
-        key = str(len(self.storages))
-        self.storages.append(data)
-        dtype = _dtypes.from_numpy_dtype(data.dtype)
-        storage = ("storage", _Global("torch", _STORAGES[dtype.name]), key, "cpu", data.size)
-        strides = tuple(s // data.itemsize for s in data.strides) if data.size else (1,) * data.ndim
-        return (_Persistent(storage), 0, data.shape, strides, requires_grad, collections.OrderedDict())
+        """The rebuild arguments of a tensor: its storage (shared with the other views of the same memory, as
+        torch saves them), the offset and strides in elements, requires_grad."""
+        base, offset, strides = _view_of(array)
+        if id(base) not in self.keys:
+            self.keys[id(base)] = str(len(self.storages))
+            self.storages.append(base)
+        dtype = _dtypes.from_numpy_dtype(base.dtype)
+        storage = ("storage", _Global("torch", _STORAGES[dtype.name]), self.keys[id(base)], "cpu", base.size)
+        return (_Persistent(storage), offset, array.shape, strides, requires_grad, collections.OrderedDict())
 
     def persistent_id(self, obj: Any) -> Any:
         return obj.storage if isinstance(obj, _Persistent) else None
@@ -99,11 +104,27 @@ class _Saver(pickle._Pickler):  # type: ignore[name-defined]  (the Python pickle
             self.write(pickle.GLOBAL + f"{obj.module}\n{obj.name}\n".encode())
             self.memoize(obj)
             return
-        if obj is _dtypes.Size or isinstance(obj, _dtypes.dtype):  # torch.Size, torch.float32
-            self.write(pickle.GLOBAL + f"torch\n{name or 'Size'}\n".encode())
+        if obj is _dtypes.Size or obj is _device_class or isinstance(obj, _dtypes.dtype):  # torch.Size, torch.float32
+            self.write(pickle.GLOBAL + f"torch\n{obj.__name__ if isinstance(obj, type) else name}\n".encode())
             self.memoize(obj)
             return
         super().save_global(obj, name)
+
+
+def _view_of(array: np.ndarray) -> tuple[np.ndarray, int, tuple]:
+    """The contiguous array whose memory ``array`` views, with the offset and strides (in elements) that find
+    ``array`` in it; ``array`` itself (or a copy) when it views none that torch's format can describe."""
+    base = array
+    while isinstance(base.base, np.ndarray):
+        base = base.base
+    size = array.itemsize
+    if base is not array and base.flags.c_contiguous and base.dtype == array.dtype and array.size:
+        start = array.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+        if start % size == 0 and all(s >= 0 and s % size == 0 for s in array.strides):
+            return base, start // size, tuple(s // size for s in array.strides)
+    data = array if array.flags.c_contiguous else array.copy(order="C")  # (ascontiguousarray makes 0-d 1-d)
+    strides = tuple(s // size for s in data.strides) if data.size else (1,) * data.ndim
+    return data, 0, strides
 
 
 class _Persistent:
@@ -192,7 +213,11 @@ _safe: dict[tuple[str, str], Any] = {}  # add_safe_globals: (module, name) -> th
 def _rebuild_tensor_v2(
     storage: np.ndarray, offset: int, size: tuple, stride: tuple, requires_grad: bool, hooks: Any, metadata: Any = None
 ) -> Tensor:
-    size, stride = tuple(int(n) for n in size), tuple(int(n) for n in stride)
+    if not all(type(n) is int for n in (*size, *stride, offset)) or type(requires_grad) is not bool:
+        raise RuntimeError("a tensor record of this file is malformed: sizes, strides and offset must be ints")
+    size, stride = tuple(size), tuple(stride)
+    if requires_grad and storage.dtype.kind != "f":
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     needed = 0 if 0 in size else offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))
     if offset < 0 or len(size) != len(stride) or min((*size, *stride, 0)) < 0 or needed > storage.size:
         raise RuntimeError(  # a file that would read outside its own bytes
@@ -212,6 +237,8 @@ def _rebuild_tensor_v2(
 def _rebuild_parameter(data: Tensor, requires_grad: bool, hooks: Any) -> Any:
     from .nn.parameter import Parameter
 
+    if not isinstance(data, Tensor) or type(requires_grad) is not bool:
+        raise RuntimeError("a parameter record of this file is malformed")
     return Parameter(data, requires_grad)
 
 
@@ -228,7 +255,13 @@ _REBUILDS = {
 
 class _StorageType:
     def __init__(self, name: str) -> None:
-        self.dtype = getattr(_dtypes, _DTYPE_OF_STORAGE[name]).numpy
+        dtype = getattr(_dtypes, _DTYPE_OF_STORAGE[name], None)
+        if dtype is None:
+            raise NotImplementedError(
+                f"this file holds a torch.{_DTYPE_OF_STORAGE[name]} tensor, and gradbook has no "
+                f"{_DTYPE_OF_STORAGE[name]} dtype (it has float32, float64, float16, int64, int32 and bool)"
+            )
+        self.dtype = dtype.numpy
 
 
 def _torch_name(module: str, name: str) -> Any:
@@ -252,6 +285,8 @@ def _torch_name(module: str, name: str) -> Any:
 
 _PLAIN = {("collections", "OrderedDict"): collections.OrderedDict, ("builtins", "set"): set}
 _PLAIN |= {("builtins", "frozenset"): frozenset, ("builtins", "complex"): complex, ("builtins", "slice"): slice}
+_PLAIN |= {("builtins", "bytearray"): bytearray, ("collections", "Counter"): collections.Counter}
+_PLAIN |= {("_codecs", "encode"): codecs.encode}  # how protocol 2 writes bytes
 
 
 class _Loader(pickle.Unpickler):
@@ -261,6 +296,7 @@ class _Loader(pickle.Unpickler):
         super().__init__(file, **args)
         self.archive, self.prefix, self.weights_only, self.location = archive, prefix, weights_only, location
         self.storages: dict[str, np.ndarray] = {}
+        self.big_endian = False
 
     def find_class(self, module: str, name: str) -> Any:
         module = _compat_pickle.IMPORT_MAPPING.get(module, module)  # protocol 2 writes __builtin__
@@ -284,27 +320,51 @@ class _Loader(pickle.Unpickler):
 
     def persistent_load(self, pid: Any) -> Any:
         kind, storage_type, key, location, numel = pid
-        if kind != "storage":
+        if kind != "storage" or not isinstance(storage_type, _StorageType) or type(numel) is not int:
             raise pickle.UnpicklingError(f"Unknown persistent id: {kind!r}")
-        _check_location(location, self.location)
         if key not in self.storages:
             raw = self.archive.read(f"{self.prefix}data/{key}")
-            self.storages[key] = np.frombuffer(raw, dtype=storage_type.dtype, count=numel).copy()
+            dtype = storage_type.dtype
+            if len(raw) != numel * dtype.itemsize:
+                raise RuntimeError(
+                    f"storage {key} of this file holds {len(raw)} bytes, not the {numel * dtype.itemsize} its "
+                    "tensors need: the file is damaged"
+                )
+            array = np.frombuffer(raw, dtype=dtype.newbyteorder(">") if self.big_endian else dtype).astype(dtype)
+            self.storages[key] = _restore(array, location, self.location)
         return self.storages[key]
 
 
-def _check_location(location: str, map_location: Any) -> None:
-    if location.startswith("cuda") and map_location is None:
-        raise RuntimeError(
-            "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. "
-            "If you are running on a CPU-only machine, please use torch.load with "
-            "map_location=torch.device('cpu') to map your storages to the CPU."
-        )
-    target = map_location.get(location, location) if isinstance(map_location, dict) else map_location
-    if isinstance(target, (str, _device_class)) and not str(target).startswith("cpu"):
-        from ._device import CUDA_ERROR
+_CUDA_LOAD_ERROR = (
+    "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. "
+    "If you are running on a CPU-only machine, please use torch.load with "
+    "map_location=torch.device('cpu') to map your storages to the CPU."
+)
 
-        raise AssertionError(CUDA_ERROR)
+
+def _restore(storage: np.ndarray, location: str, map_location: Any) -> np.ndarray:
+    """A storage saved at ``location``, placed as ``map_location`` says (the CPU is the only place here)."""
+    if callable(map_location):  # map_location(storage, location): its result, or where it was saved if None
+        placed = map_location(storage, location)
+        if placed is not None:
+            return np.asarray(placed)
+        map_location = None
+    if isinstance(map_location, dict):
+        map_location = map_location.get(location, location)
+    elif map_location is None:
+        map_location = location
+    elif not isinstance(map_location, (str, _device_class)):
+        raise TypeError(
+            f"map_location should be a callable, a str, a torch.device or a dict, not {type_of(map_location)}"
+        )
+    target = str(map_location)
+    if target.startswith("cuda"):
+        raise RuntimeError(_CUDA_LOAD_ERROR)
+    if not target.startswith("cpu"):
+        raise RuntimeError(
+            f"don't know how to restore data location of torch.storage.UntypedStorage (tagged with {target})"
+        )
+    return storage
 
 
 def _weights_only_error(name: str) -> str:
@@ -354,13 +414,18 @@ def load(
         prefix = pickles[0][: -len("data.pkl")]
         pickled = io.BytesIO(archive.read(pickles[0]))
         loader = _Loader(pickled, archive, prefix, weights_only, map_location, **pickle_load_args)
+        order = archive.read(prefix + "byteorder") if prefix + "byteorder" in archive.namelist() else b"little"
+        if order not in (b"little", b"big"):
+            raise ValueError(f"Invalid load endianness type: {order.decode(errors='replace')}")
+        loader.big_endian = order == b"big"
         return loader.load()
 
 
 def add_safe_globals(safe_globals: list[Any]) -> None:
     """Allow these classes or functions in a ``weights_only`` load (as ``torch.serialization.add_safe_globals``)."""
-    for obj in safe_globals:
-        _safe[obj.__module__, obj.__qualname__] = obj
+    for obj in safe_globals:  # a class or function, or (it, "module.Name") for one saved under another name
+        obj, name = obj if isinstance(obj, tuple) else (obj, f"{obj.__module__}.{obj.__qualname__}")
+        _safe[tuple(name.rsplit(".", 1))] = obj
 
 
 def get_safe_globals() -> list[Any]:

@@ -1023,6 +1023,9 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(self._array.shape[0]))
 
+    def __deepcopy__(self, memo: dict) -> Tensor:  # values, requires_grad and .grad; a non-leaf refuses
+        return arguments.deepcopy(self, memo)
+
     def __repr__(self) -> str:
         extra = []
         if self.grad_fn is not None:

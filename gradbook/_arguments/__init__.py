@@ -72,4 +72,4 @@ from .shape import (
     unbind,
     view,
 )
-from .tensors import check_grad, check_requires_grad, leaf_hooks, legacy_type, new_like, new_tensor, to
+from .tensors import check_grad, check_requires_grad, deepcopy, leaf_hooks, legacy_type, new_like, new_tensor, to

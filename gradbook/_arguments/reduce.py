@@ -27,6 +27,10 @@ def var(cls: type[ops.Op], t: Tensor, dim: Any, unbiased: Any, keepdim: bool, co
         dim, unbiased = None, dim
     if t._array.dtype.kind != "f":
         raise RuntimeError("std and var only support floating point and complex dtypes")
+    if correction is not None and unbiased is not None:  # torch has no overload with both
+        name = cls.__name__[:3].lower()
+        got = f"correction={type(correction).__name__}, unbiased={type(unbiased).__name__}"  # sorted, as torch
+        raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}, ), but expected one of:")
     if correction is None:
         correction = 0 if unbiased is False else 1
     dims = None if dim is None else check_dims(dim, t.ndim)
@@ -78,9 +82,10 @@ def reduce(whole: type[ops.Op], along: type[ops.Op], t: Tensor, dim: Any, keepdi
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
             f"complex dtype. Got: {scalar_name(t._array.dtype)}"
         )
-    if dim is None:
+    if dim is None and not keepdim:
         return whole.apply(t)
-    return along.apply(t, dim=check_dims(dim, t.ndim), keepdim=keepdim)
+    every = dim is None or (isinstance(dim, (tuple, list)) and not dim)  # None with keepdim, or (): every dim
+    return along.apply(t, dim=tuple(range(t.ndim)) if every else check_dims(dim, t.ndim), keepdim=keepdim)
 
 
 class _Max(ReturnType):
@@ -113,14 +118,16 @@ def extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
 
 
 def arg_extreme(fn: Any, t: Tensor, dim: Any, keepdim: bool) -> Tensor:
-    if dim is None:
-        return Tensor._make(np.asarray(fn(t._array), dtype=np.int64))
+    if dim is None:  # the flat index; with keepdim, in a tensor of t's rank
+        flat = np.asarray(fn(t._array), dtype=np.int64)
+        return Tensor._make(flat.reshape((1,) * t.ndim) if keepdim else flat)
     d = check_dim(dim, t.ndim)
     return Tensor._make(fn(t._array, axis=d, keepdims=keepdim))
 
 
 def amax(t: Tensor, dim: Any, keepdim: bool, cls: type[ops.Op]) -> Tensor:
-    dims = check_dims(dim, t.ndim) if dim != () else tuple(range(t.ndim))
+    every = dim is None or (isinstance(dim, (tuple, list)) and not dim)
+    dims = tuple(range(t.ndim)) if every else check_dims(dim, t.ndim)
     return cls.apply(t, dim=dims, keepdim=keepdim)
 
 

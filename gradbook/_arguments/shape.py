@@ -167,6 +167,9 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     tensors = tensor_list(tensors, "cat")
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, x in enumerate(tensors):
+        if x.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     first = tensors[0]
     d = check_dim(dim, first.ndim)
     for i, x in enumerate(tensors[1:], 1):

@@ -115,3 +115,21 @@ def check_grad(t: Tensor, value: Any) -> None:
         )
     if value._array.dtype != t._array.dtype:
         raise RuntimeError(GRAD_DTYPE_ERROR.format(got=c_name(value._array.dtype), want=scalar_name(t._array.dtype)))
+
+
+def deepcopy(t: Tensor, memo: dict) -> Tensor:
+    """``copy.deepcopy(t)``, as torch: a leaf's values, requires_grad and ``.grad`` copied; a non-leaf refused."""
+    if t.grad_fn is not None:
+        raise RuntimeError(
+            "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment.  "
+            "If you were attempting to deepcopy a module, this may be because of a gradbook.nn.utils.weight_norm "
+            "usage, see https://github.com/pytorch/pytorch/pull/103001"
+        )
+    if id(t) in memo:
+        return memo[id(t)]
+    copy = Tensor._make(t._array.copy())
+    copy.requires_grad = t.requires_grad
+    memo[id(t)] = copy
+    if t._grad is not None:
+        copy._grad = deepcopy(t._grad, memo)
+    return copy

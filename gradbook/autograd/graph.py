@@ -44,6 +44,7 @@ class Node:
     _hooked = False  # set by any of the four above: one test per node when none is
     _versions: tuple | list = ()  # (saved input, its version then)
     _result_version: list | None = None  # the output's version counter, for a node that saved it
+    _result_saved_at = 0  # the output's version when saved (after its write, for an in-place op's: relu_)
     _several_outputs = False  # True for a custom Function's node with several outputs: edges (node, k)
 
     def name(self) -> str:
@@ -74,8 +75,8 @@ class Node:
         for t, version in self._versions:
             if t._version != version:
                 return t, version, t.grad_fn, t._output_nr or 0
-        if self._result_version is not None and self._result_version[0] != 0:
-            return self.result, 0, self, 0  # the output (Op.result: the saved array as a tensor)
+        if self._result_version is not None and self._result_version[0] != self._result_saved_at:
+            return self.result, self._result_saved_at, self, 0  # the output (Op.result: the saved array as a tensor)
         return None
 
     def version_error(self) -> RuntimeError:

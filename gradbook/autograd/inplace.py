@@ -114,7 +114,15 @@ def update(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
         with no_grad():
             write(t, op(t, other))
     t._version += 1
+    if t.grad_fn is not None and isinstance(t.grad_fn.__dict__.get("_result"), np.ndarray):
+        keep_result(t, t.grad_fn)
     return t
+
+
+def keep_result(t: Tensor, node: Any) -> None:
+    """A node that saved its output, now written into ``t`` (``relu_``, ``sigmoid_``): as in torch it reads ``t``
+    itself, so a later in-place change of ``t`` (``.data`` too) is what it reads, and refuses its backward."""
+    node._result, node._result_version, node._result_saved_at = t._array, t._version_counter, t._version
 
 
 def old_value(t: Tensor) -> Tensor:

@@ -40,12 +40,16 @@ class Variable(metaclass=_VariableMeta):
         if len(args) > len(names):
             raise TypeError(f"function takes at most 3 arguments ({len(args)} given)")
         given = dict(zip(names, args)) | kwargs
+        if "requires_grad" in given and not isinstance(given["requires_grad"], int):  # as torch: ints pass
+            raise TypeError(f"'{type_of(given['requires_grad'])}' object cannot be interpreted as an integer")
         if given.get("volatile"):
             warnings.warn(
                 "volatile was removed and now has no effect. Use `with gradbook.no_grad():` instead.",
                 UserWarning,
                 stacklevel=2,
             )
+        if given.get("volatile") and given.get("requires_grad"):
+            raise ValueError("Variable can't be volatile and require_grad at the same time!")
         data = given.get("data")
         if data is None:
             data = Tensor._make(np.zeros(0, dtype=get_default_dtype().numpy))

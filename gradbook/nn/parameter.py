@@ -31,6 +31,12 @@ class Parameter(Tensor):
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
 
+    def __deepcopy__(self, memo: dict) -> Parameter:
+        """A new Parameter with a copy of the values (torch's copies no ``.grad``)."""
+        if id(self) not in memo:
+            memo[id(self)] = Parameter(Tensor._make(self._array.copy()), self.requires_grad)
+        return memo[id(self)]
+
 
 def _rebuild(array: np.ndarray, requires_grad: bool) -> Parameter:
     return Parameter(Tensor._make(array), requires_grad)

@@ -22,6 +22,9 @@ for f in [
     lambda: Variable([1.0, 2.0]),
     lambda: Variable(torch.tensor([1, 2]), requires_grad=True),
     lambda: Variable(t, foo=1),
+    lambda: Variable(t, requires_grad=True, volatile=True),
+    lambda: Variable(t, requires_grad="yes"),
+    lambda: Variable(t, requires_grad=None),
 ]:
     try:
         f()

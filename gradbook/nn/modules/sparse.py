@@ -67,7 +67,9 @@ class Embedding(Module):
         return cls(rows, cols, padding_idx, _weight=embeddings, _freeze=freeze, **kwargs)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type)
+        return functional.embedding(
+            input, self.weight, self.padding_idx, self.max_norm, self.norm_type, self.scale_grad_by_freq, self.sparse
+        )
 
     def extra_repr(self) -> str:
         s = f"{self.num_embeddings}, {self.embedding_dim}"
