@@ -197,9 +197,9 @@ class Tensor:
         """x · y, elementwise."""
         return arguments.binary(ops.MulBackward0, self, arguments.argument(other, "mul"))
 
-    def div(self, other: Any) -> Tensor:
-        """x / y."""
-        return arguments.div(self, arguments.argument(other, "div"))
+    def div(self, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+        """x / y (rounded with ``rounding_mode="trunc"`` or ``"floor"``)."""
+        return arguments.div(self, arguments.argument(other, "div"), rounding_mode)
 
     def pow(self, exponent: Any) -> Tensor:
         """x ** exponent."""

@@ -37,6 +37,7 @@ TABLE = [
     line("RsubBackward1", lambda T, a: 1 - a, (3,)),
     line("MulBackward0", lambda T, a, b: a * b, (2, 3), (3,)),
     line("DivBackward0", lambda T, a, b: a / b, (3,), (3,), positive=True),
+    line("DivBackward2", lambda T, a, b: (a * 5).div(b, rounding_mode="floor") + a, (3,), (3,), positive=True),
     line("ReciprocalBackward0", lambda T, a: 2 / a, (3,), positive=True),
     line("NegBackward0", lambda T, a: -a, (3,)),
     line("PowBackward0", lambda T, a: a**3, (3,)),

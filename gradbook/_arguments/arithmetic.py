@@ -46,10 +46,17 @@ def mul(a: Tensor, b: Any) -> Tensor:
     return binary(ops.MulBackward0, a, b)
 
 
-def div(a: Tensor, b: Any) -> Tensor:
-    """a / b (true division: integer tensors give the default float dtype, float32)."""
+def div(a: Tensor, b: Any, rounding_mode: str | None = None) -> Tensor:
+    """a / b (true division: integer tensors give the default float dtype, float32), or rounded toward zero
+    (``rounding_mode="trunc"``) or down (``"floor"``) in the promoted dtype."""
     if not operand(b):
         return NotImplemented
+    if rounding_mode is not None:
+        if rounding_mode not in ("trunc", "floor"):
+            raise RuntimeError(
+                f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
+            )
+        return binary(ops.DivBackward2, a, b, rounding_mode=rounding_mode)
     a, b = pair(a, b)
     want = promoted(a._array, b._array)
     return ops.DivBackward0.apply(a, b, out_dtype=want if want.kind == "f" else default_float())

@@ -35,7 +35,7 @@ def lift(value: Any, like: Tensor) -> Tensor:
         t = Tensor._make(np.array(value, dtype=scalar_dtype(value, like._array.dtype)))
     else:
         return _factories.tensor(value)
-    t.__class__ = ops.WrappedNumber  # saved, never packed by saved_tensors_hooks
+    t.__class__ = ops.WrappedNumber.of(value)  # saved, never packed by saved_tensors_hooks
     return t
 
 

@@ -31,6 +31,7 @@ from .arithmetic import (
     AddBackward0,
     AddcmulBackward0,
     DivBackward0,
+    DivBackward2,
     LerpBackward0,
     MulBackward0,
     NegBackward0,

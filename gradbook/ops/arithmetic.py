@@ -68,6 +68,24 @@ class DivBackward0(Op):
     }
 
 
+def _rounded_div(a: np.ndarray, b: np.ndarray, rounding_mode: str) -> np.ndarray:
+    if rounding_mode == "floor":
+        return np.floor_divide(a, b)
+    quotient = np.true_divide(a, b)
+    return np.trunc(quotient).astype(np.result_type(a, b), copy=False)
+
+
+class DivBackward2(Op):
+    """out = self / other rounded (``rounding_mode="trunc"`` toward zero, ``"floor"`` down): a step function"""
+
+    inputs = ("self", "other")
+    forward = staticmethod(_rounded_div)
+    rules = {
+        "∂out/∂self = 0 (rounded: flat between steps)": lambda n, g: g * 0,
+        "∂out/∂other = 0 (rounded: flat between steps)": lambda n, g: g * 0,
+    }
+
+
 class ReciprocalBackward0(Op):
     """out = 1/self"""
 

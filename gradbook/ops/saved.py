@@ -19,10 +19,34 @@ if TYPE_CHECKING:
 
 
 class WrappedNumber(Tensor):
-    """A Python number an op lifted to a tensor (the 2 of ``x * 2``: torch's "wrapped number"). A
-    node saves it as it saves a tensor, but ``saved_tensors_hooks`` never see it, as in torch."""
+    """A Python number an op lifted to a tensor (the 2 of ``x * 2``: torch's "wrapped number"), in the dtype the
+    op computes in. A node saves it as it saves a tensor, but ``saved_tensors_hooks`` never see it, and
+    ``_saved_other`` shows it as torch does: an int as int64, a float as float64, a bool as bool."""
 
     __slots__ = ()
+    shown_as: Any = None
+
+    @staticmethod
+    def of(value: Any) -> type[WrappedNumber]:
+        """The class for a number of ``value``'s Python type."""
+        if isinstance(value, (bool, np.bool_)):
+            return WrappedBool
+        return WrappedInt if isinstance(value, (int, np.integer)) else WrappedFloat
+
+
+class WrappedInt(WrappedNumber):
+    __slots__ = ()
+    shown_as = np.int64
+
+
+class WrappedFloat(WrappedNumber):
+    __slots__ = ()
+    shown_as = np.float64
+
+
+class WrappedBool(WrappedNumber):
+    __slots__ = ()
+    shown_as = np.bool_
 
 
 def expose(cls: type[Op]) -> None:
@@ -52,6 +76,8 @@ def read(node: Op, name: str) -> Any:
 def param(node: Op, name: str) -> Any:
     """A param (or a saved array) as torch's node shows it: an array (a condition, indices) as a tensor."""
     value = getattr(node, name, None)
+    if isinstance(value, WrappedNumber) and value.shown_as is not None:  # x * 3's 3: tensor(3), an int64
+        return Tensor._make(value._array.astype(value.shown_as))
     if type(value) is tuple:  # index's indices: each array a tensor
         return tuple(Tensor._make(v) if isinstance(v, np.ndarray) else v for v in value)
     return Tensor._make(value) if isinstance(value, np.ndarray) else value
@@ -75,7 +101,7 @@ def pack(node: Op, result: Tensor) -> Tensor:
     pack, unpack = _State.saved_hooks[-1]
     attrs, packed = node.__dict__, {}
     for name, _, _ in type(node)._inputs_kept:
-        if attrs[name] is not None and type(attrs[name]) is not WrappedNumber:  # x * 2's 2 is not packed
+        if attrs[name] is not None and not isinstance(attrs[name], WrappedNumber):  # x * 2's 2 is not packed
             packed[name], attrs[name] = (pack(attrs[name]), unpack), PACKED
     if type(node)._saves_result:
         packed["_result"], attrs["_result"], attrs["_result_version"] = (pack(result), unpack), PACKED, None
