@@ -495,8 +495,12 @@ def normal(
         z = _distributions.normal(gen, math.prod(shape), d).reshape(shape) * std._array
     else:
         z = _distributions.normal(gen, math.prod(shape), d, 0.0, float(std)).reshape(shape)
-    out = z + (mean._array if isinstance(mean, Tensor) else d.type(mean))
-    return _leaf(out.astype(d, copy=False), from_numpy_dtype(d), False, "normal")
+    out = (z + (mean._array if isinstance(mean, Tensor) else d.type(mean))).astype(d, copy=False)
+    if any(t.requires_grad for t in tensors):  # a node with torch's zero gradients (NormalBackward1/2/3)
+        from . import _arguments  # (the argument rules import the factories: at call time, no module cycle)
+
+        return _arguments.normal_node(mean, std, out)
+    return _leaf(out, from_numpy_dtype(d), False, "normal")
 
 
 def _as_float64(v: Any) -> np.ndarray:

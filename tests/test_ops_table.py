@@ -142,6 +142,10 @@ TABLE = [
     line("IndexBackward0", lambda T, a: a[T.tensor([0, 0, 2])], (3, 2)),
     line("UniformBackward0", lambda T, a: (a * 1).uniform_(2.0, 2.0) * a, (3,)),  # [2, 2): always 2
     line("NormalBackward0", lambda T, a: (a * 1).normal_(3.0, 0.0) * a, (3,)),  # std 0: always 3
+    # normal(mean, std) with tensors: torch's rule gives them zero gradients (here the mean is held at 3, std at 0)
+    line("NormalBackward1", lambda T, a: T.normal(a * 0 + 3, 0.0) * a, (3,)),
+    line("NormalBackward2", lambda T, a: T.normal(3.0, a * 0) * a, (3,)),
+    line("NormalBackward3", lambda T, a: T.normal(a * 0 + 3, a * 0) * a, (3,)),
     line("MaskedFillBackward0", lambda T, a: a.masked_fill(a > 0, 2.0), (3, 2)),
     line("GatherBackward0", lambda T, a: a.gather(1, T.tensor([[0, 0], [1, 0], [1, 1]])), (3, 2)),
     line("TrilBackward0", lambda T, a: a.tril(), (3, 4)),

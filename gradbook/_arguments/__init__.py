@@ -44,7 +44,7 @@ from .operands import (
     tensor_argument,
     tensor_list,
 )
-from .random import bernoulli_, fill_random, normal_, random_, uniform_
+from .random import bernoulli_, fill_random, normal_, normal_node, random_, uniform_
 from .reduce import amax, arg_extreme, diff, extreme, logsumexp, reduce, var, vector_norm
 from .shape import (
     cat,

@@ -67,3 +67,13 @@ def bernoulli_(t: Tensor, p: Any, generator: Any) -> Tensor:
     prob = np.broadcast_to(p._array, like.shape) if isinstance(p, Tensor) else float(p)
     values = _distributions.bernoulli(gen, prob, like.size).astype(like.dtype)
     return update(t, fill, Tensor._make(_distributions.in_memory_order(values, like)))
+
+
+def normal_node(mean: Any, std: Any, draws: np.ndarray) -> Tensor:
+    """``normal(mean, std)``'s draws when a tensor mean or std requires grad: torch's node for them, whose
+    gradients are zeros (NormalBackward1: a tensor mean; 2: a tensor std; 3: both)."""
+    if isinstance(mean, Tensor) and isinstance(std, Tensor):
+        return ops.NormalBackward3.apply(mean, std, values=draws)
+    if isinstance(mean, Tensor):
+        return ops.NormalBackward1.apply(mean, values=draws)
+    return ops.NormalBackward2.apply(std, values=draws)

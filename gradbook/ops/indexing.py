@@ -87,6 +87,33 @@ class NormalBackward0(UniformBackward0):
     """out = new random values, normal with ``mean`` and ``std`` (``normal_``)"""
 
 
+class NormalBackward1(Op):
+    """out = draws with a tensor mean, ``normal(mean, 2.0)``: torch gives the mean a zero gradient"""
+
+    inputs = ("mean",)
+    unexposed = ("values",)  # torch keeps the mean's sizes only
+    forward = staticmethod(lambda mean, values: values)
+    rules = {"∂out/∂mean = 0 (torch's rule for the draws)": lambda n, g: zeros_like(g)}
+
+
+class NormalBackward2(NormalBackward1):
+    """out = draws with a tensor std, ``normal(0.0, std)``: torch gives the std a zero gradient"""
+
+    inputs = ("std",)
+    rules = {"∂out/∂std = 0 (torch's rule for the draws)": lambda n, g: zeros_like(g)}
+
+
+class NormalBackward3(NormalBackward1):
+    """out = draws with tensor mean and std, ``normal(mean, std)``: both get a zero gradient"""
+
+    inputs = ("mean", "std")
+    forward = staticmethod(lambda mean, std, values: values)
+    rules = {
+        "∂out/∂mean = 0 (torch's rule for the draws)": lambda n, g: zeros_like(g),
+        "∂out/∂std = 0 (torch's rule for the draws)": lambda n, g: zeros_like(g),
+    }
+
+
 class MaskedFillBackward0(Op):
     """out = value where mask, else self (``masked_fill`` with a number)"""
 
