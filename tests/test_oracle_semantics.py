@@ -586,6 +586,8 @@ CASES = {
     "normal(0, 1) without a size is refused": lambda T: T.normal(0, 1),
     "normal with an unknown keyword": lambda T: T.normal(0, 1, (2,), foo=1, bar=2),
     "d2l's linear regression from scratch, one step": lambda T: _d2l_step(T),
+    "Module.to(copy=True) is refused": lambda T: T.nn.Linear(2, 1).to(T.float64, copy=True),
+    "Module.to with an unknown keyword": lambda T: T.nn.Linear(2, 1).to(bogus=1),
     "x * 3 saves the 3 as an int64 tensor": lambda T: (leaf(T, [1.0, 2.0]) * 3).grad_fn._saved_other,
     "x * 2.5 saves the 2.5 as a float64 tensor": lambda T: (leaf(T, [1.0, 2.0]) * 2.5).grad_fn._saved_other,
     "x / 4 saves the 4 as an int64 tensor": lambda T: (leaf(T, [1.0, 2.0]) / 4).grad_fn._saved_other,

@@ -330,6 +330,12 @@ class Module:
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """Convert floating-point parameters and buffers in place: ``to(torch.float64)``; the
         device can only be the CPU (``to("cuda")`` raises torch's "Torch not compiled with CUDA")."""
+        if "copy" in kwargs:
+            raise RuntimeError(".to() does not accept copy argument")
+        unknown = [k for k in kwargs if k not in ("device", "dtype", "non_blocking", "memory_format", "tensor")]
+        if unknown:
+            got = ", ".join(f"{k}={type(kwargs[k]).__name__}" for k in unknown)
+            raise TypeError(f"to() received an invalid combination of arguments - got ({got}, ), but expected one of:")
         target = None
         for arg in (*args, *kwargs.values()):
             if isinstance(arg, Tensor):
