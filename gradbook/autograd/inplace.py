@@ -98,6 +98,7 @@ def update(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
             return t
         except (ValueError, TypeError):
             pass  # the general path below gives torch's message
+    saved_output = None  # the recorded node, if it saved its output (relu_, sigmoid_): that is t from now on
     if _State.enabled and (t.requires_grad or other_requires):
         if t.grad_fn is None and t.requires_grad:
             raise RuntimeError(LEAF_INPLACE_ERROR)
@@ -110,12 +111,14 @@ def update(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
             write(t, out)
             take_node(t, out.grad_fn)
             refresh_views(t)
+            if isinstance(out.grad_fn.__dict__.get("_result"), np.ndarray):
+                saved_output = out.grad_fn
     else:
         with no_grad():
             write(t, op(t, other))
     t._version += 1
-    if t.grad_fn is not None and isinstance(t.grad_fn.__dict__.get("_result"), np.ndarray):
-        keep_result(t, t.grad_fn)
+    if saved_output is not None:
+        keep_result(t, saved_output)
     return t
 
 
