@@ -450,18 +450,13 @@ def normal(
     tensor's dtype (``normal(mean, 2.0)``: draws with std 2, plus mean)."""
     tensors = [v for v in (mean, std) if isinstance(v, Tensor)]
     factory = {"dtype": dtype, "device": device, "requires_grad": requires_grad or None}
-    if (not tensors and size is None) or (tensors and (size is not None or any(factory.values()))):
+    no_size = size is None or not isinstance(size, (tuple, list, Size))  # (an int is not a size here)
+    if (not tensors and no_size) or (tensors and (size is not None or any(factory.values()))):
         given = [type_of(v) for v in (mean, std, size)[: 3 if size is not None else 2]]
         given += [f"{k}={'torch.dtype' if k == 'dtype' else type_of(v)}" for k, v in factory.items() if v is not None]
         if generator is not None:
             given.append(f"generator={type_of(generator)}")
         got = ", ".join(given)
-        raise TypeError(
-            f"normal() received an invalid combination of arguments - got ({got}), but expected one of:\n"
-            + _NORMAL_OVERLOADS
-        )
-    if not tensors and size is not None and not isinstance(size, (tuple, list, Size)):
-        got = ", ".join(type_of(v) for v in (mean, std, size))
         raise TypeError(
             f"normal() received an invalid combination of arguments - got ({got}), but expected one of:\n"
             + _NORMAL_OVERLOADS
@@ -474,15 +469,10 @@ def normal(
         if isinstance(std, Tensor):
             raise RuntimeError("normal expects all elements of std >= 0.0")
         raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
+    if tensors:
+        from . import _arguments  # (the argument rules import the factories: at call time, no module cycle)
     if len(tensors) == 2:
-        a, b = mean._array.shape, std._array.shape
-        for i in range(1, min(len(a), len(b)) + 1):
-            if a[-i] != b[-i] and 1 not in (a[-i], b[-i]):
-                at = max(len(a), len(b)) - i
-                raise RuntimeError(
-                    f"The size of tensor a ({a[-i]}) must match the size of tensor b ({b[-i]}) at non-singleton "
-                    f"dimension {at}"
-                )
+        _arguments.broadcast_check(mean._array.shape, std._array.shape)
     gen = generator_of(generator, "normal", mean, std)
     if not tensors:
         shape = _shape((size,), "normal")
@@ -497,8 +487,6 @@ def normal(
         z = _distributions.normal(gen, math.prod(shape), d, 0.0, float(std)).reshape(shape)
     out = (z + (mean._array if isinstance(mean, Tensor) else d.type(mean))).astype(d, copy=False)
     if any(t.requires_grad for t in tensors):  # a node with torch's zero gradients (NormalBackward1/2/3)
-        from . import _arguments  # (the argument rules import the factories: at call time, no module cycle)
-
         return _arguments.normal_node(mean, std, out)
     return _leaf(out, from_numpy_dtype(d), False, "normal")
 

@@ -21,7 +21,7 @@ cat, stack = with_numpy_names(_cat), with_numpy_names(_stack)  # torch.cat(ts, a
 
 
 # torch's argument parser turns a Python number given as ``input`` into a tensor for these only
-_NUMBERS_AS_INPUT = {"add", "sub", "mul", "div", "floor_divide", "to", "multiply", "divide", "subtract", "true_divide"}
+_NUMBERS_AS_INPUT = {"add", "sub", "mul", "div", "floor_divide", "multiply", "divide", "subtract", "true_divide"}
 
 
 def _function(method: Any, name: str | None = None) -> Any:

@@ -255,10 +255,7 @@ class Module:
 
     def get_parameter(self, target: str) -> Parameter:
         """The parameter at a dotted path (``"0.weight"``)."""
-        path, _, name = target.rpartition(".")
-        module = self.get_submodule(path)
-        if not hasattr(module, name):
-            raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
+        module, name = self._owner(target)
         value = getattr(module, name)
         if not isinstance(value, Parameter):
             raise AttributeError(f"`{name}` is not an nn.Parameter")
@@ -266,13 +263,18 @@ class Module:
 
     def get_buffer(self, target: str) -> Tensor:
         """The buffer at a dotted path (``"1.running_mean"``)."""
+        module, name = self._owner(target)
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return getattr(module, name)
+
+    def _owner(self, target: str) -> tuple[Module, str]:
+        """The submodule holding the attribute at a dotted path, and the attribute's name (torch's error if none)."""
         path, _, name = target.rpartition(".")
         module = self.get_submodule(path)
         if not hasattr(module, name):
             raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
-        if name not in module._buffers:
-            raise AttributeError(f"`{name}` is not a buffer")
-        return getattr(module, name)
+        return module, name
 
     def named_modules(
         self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True
