@@ -78,8 +78,7 @@ class _Saver(pickle._Pickler):  # type: ignore[name-defined]  (the Python pickle
         if isinstance(obj, Tensor):
             from .nn.parameter import Parameter
 
-            data = obj.detach() if obj.requires_grad or obj.grad_fn is not None else obj
-            rebuilt = (_REBUILD_TENSOR, self.tensor_args(data._array, obj.requires_grad and type(obj) is not Parameter))
+            rebuilt = (_REBUILD_TENSOR, self.tensor_args(obj._array, obj.requires_grad and type(obj) is not Parameter))
             if type(obj) is Parameter:
                 return _REBUILD_PARAMETER, (_Rebuilt(rebuilt), obj.requires_grad, collections.OrderedDict())
             return rebuilt
