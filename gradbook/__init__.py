@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import typing as _typing
 
-from . import accelerator, autograd, backends, cuda, linalg, nn, ops, optim, serialization, utils
+from . import accelerator, autograd, backends, cuda, func, linalg, nn, ops, optim, serialization, utils
 from ._device import device, get_default_device, set_default_device
 from ._dtypes import Size, bool, dtype, float16, float32, float64, get_default_dtype, int32, int64, set_default_dtype
 from ._factories import (
@@ -62,6 +62,7 @@ from .autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .func import vmap
 from .language import get_language, set_language
 from .serialization import load, save
 from .tensor import Tensor

@@ -12,7 +12,7 @@ from typing import Any
 
 from . import _factories
 from ._arguments import cat as _cat
-from ._arguments import dot, meshgrid, where  # noqa: F401
+from ._arguments import dot, einsum, meshgrid, where  # noqa: F401
 from ._arguments import stack as _stack
 from ._numpy_names import with_numpy_names
 from .tensor import Tensor
@@ -268,6 +268,7 @@ __all__ = [
     "diff",
     "div",
     "dot",
+    "einsum",
     "equal",
     "erf",
     "exp",

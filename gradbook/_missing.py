@@ -70,7 +70,7 @@ cpp cpu crow_indices_copy ctc_loss ctypes cudnn_affine_grid_generator cudnn_batc
 cudnn_convolution cudnn_convolution_add_relu cudnn_convolution_relu cudnn_convolution_transpose
 cudnn_grid_sampler cudnn_is_acceptable cummax cummin cumulative_trapezoid deg2rad deg2rad_
 dequantize det detach detach_ detach_copy diag diag_embed diagflat diagonal_copy diagonal_scatter
-digamma dist distributed distributions dropout dropout_ dsmm dsplit dstack e eig einsum embedding
+digamma dist distributed distributions dropout dropout_ dsmm dsplit dstack e eig embedding
 embedding_bag embedding_renorm_ empty_like empty_permuted empty_quantized empty_strided erf_ erfc
 erfc_ erfinv exp2_ exp_ expand_copy expm1_ export fake_quantize_per_channel_affine
 fake_quantize_per_tensor_affine fbgemm_linear_fp16_weight fbgemm_linear_fp16_weight_fp32_activation
@@ -79,7 +79,7 @@ fbgemm_pack_gemm_matrix_fp16 fbgemm_pack_quantized_matrix feature_alpha_dropout
 feature_alpha_dropout_ feature_dropout feature_dropout_ fft fill fill_ finfo fix_ fliplr flipud
 float4_e2m1fn_x2 float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz float8_e8m0fnu
 float_power floor_ fmax fmin fmod fork frac_ frexp frobenius_norm from_dlpack from_file frombuffer
-func functional functools fused_moving_avg_obs_fake_quant futures fx gcd gcd_ geqrf ger
+functional functools fused_moving_avg_obs_fake_quant futures fx gcd gcd_ geqrf ger
 get_autocast_cpu_dtype get_autocast_dtype get_autocast_gpu_dtype get_autocast_ipu_dtype
 get_autocast_xla_dtype get_deterministic_debug_mode get_device get_device_module get_file_path
 get_float32_matmul_precision get_num_interop_threads get_num_threads glob gradient grid_sampler
@@ -136,7 +136,7 @@ typename types uint1 uint16 uint2 uint3 uint32 uint4 uint5 uint6 uint64 uint7 ui
 unflatten unfold_copy unify_type_list unique unique_consecutive unravel_index unsafe_chunk
 unsafe_split unsafe_split_with_sizes unsqueeze_copy use_deterministic_algorithms values_copy vander
 var_mean vdot version view_as_complex view_as_complex_copy view_as_real view_as_real_copy view_copy
-vmap vsplit vstack wait warnings while_loop windows xlogy xlogy_ xpu zero_
+vsplit vstack wait warnings while_loop windows xlogy xlogy_ xpu zero_
 """.split()
 )
 
@@ -144,7 +144,7 @@ vmap vsplit vstack wait warnings while_loop windows xlogy xlogy_ xpu zero_
 # torch.autograd's names that gradbook.autograd lacks
 AUTOGRAD = frozenset(
     """
-anomaly_mode cast detect_anomaly enforce_grad_layout_policy forward_ad handle_torch_function
+anomaly_mode cast detect_anomaly enforce_grad_layout_policy handle_torch_function
 has_torch_function is_multithreading_enabled is_tensor_like is_view_replay_enabled kineto_available
 overload profiler_legacy profiler_util set_detect_anomaly set_multithreading_enabled torch warnings
 """.split()

@@ -30,6 +30,11 @@ def line(op, program, *shapes, positive=False, torch_graph=True, eps=1e-6):
     return pytest.param(op, program, shapes, positive, torch_graph, eps, id=op)
 
 
+def _primal(T, a):
+    with T.autograd.forward_ad.dual_level():
+        return T.autograd.forward_ad.unpack_dual(a).primal
+
+
 TABLE = [
     # arithmetic
     line("AddBackward0", lambda T, a, b: a + b, (2, 3), (3,)),
@@ -132,6 +137,8 @@ TABLE = [
     line("ExpandBackward0", lambda T, a: a.expand(2, 3), (1, 3)),
     line("CloneBackward0", lambda T, a: a.clone(), (3,)),
     line("AliasBackward0", lambda T, a: a[...], (3,)),
+    line("ReshapeAliasBackward0", lambda T, a: a.transpose(1, 2).reshape(2, 4, 3), (2, 3, 4)),
+    line("Identity", lambda T, a: _primal(T, a * 2), (3,), torch_graph=False),  # torch: a CppFunction named Identity
     line("ToCopyBackward0", lambda T, a: a.float(), (3,), eps=1e-3),
     line("ZeroBackward0", lambda T, a: (a * 2).zero_() + a, (3,)),
     line("FillBackward2", lambda T, a: (a * 2).fill_(5.0) * a, (3,)),

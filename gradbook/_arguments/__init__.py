@@ -28,6 +28,7 @@ from .arithmetic import (
     where,
 )
 from .backward import as_list, backward_inputs, backward_seeds, check_tensors
+from .einsum import einsum
 from .indexing import fill, gather, getitem, index_put_, index_select, masked_fill, scatter, setitem, sort, topk, zero
 from .linalg import addmm, bmm, cross, dot, kron, matmul
 from .operands import (

@@ -18,8 +18,9 @@ from .._messages import (
     VIEW_OF_LEAF_INPLACE_ERROR,
     type_of,
 )
+from ..autograd import inplace
 from ..autograd.grad_mode import _State
-from ..autograd.inplace import check_inplace, old_value, refresh_views, take_node, update, watch, write_through
+from ..autograd.inplace import check_inplace, old_value, refresh_views, take_node, watch, write_through
 from ..tensor import Tensor
 from .operands import ReturnType, broadcast_check, check_dim, lift, tensor_argument
 from .shape import expanded_shape, too_few_sizes
@@ -128,7 +129,9 @@ def index_put_(t: Tensor, indices: Any, values: Any, accumulate: bool) -> Tensor
         setitem(t, tuple(indices), values)
         return t
     where = _numpy_index(tuple(indices))
-    return update(t, lambda x, v: ops.IndexPutBackward0.apply(x, lift(v, x), indices=where, accumulate=True), values)
+    return inplace.update(
+        t, lambda x, v: ops.IndexPutBackward0.apply(x, lift(v, x), indices=where, accumulate=True), values
+    )
 
 
 def getitem(t: Tensor, index: Any) -> Tensor:

@@ -90,7 +90,7 @@ def binary(cls: type[ops.Op], a: Tensor, b: Any, **params: Any) -> Tensor:
         except ValueError:
             broadcast_check(a._array.shape, b._array.shape)  # raises torch's message
             raise
-    if type(b) is float and a._array.dtype.kind == "f" and not (a.requires_grad and _State.enabled):
+    if type(b) is float and a._array.dtype.kind == "f" and not (a.requires_grad and _State.enabled or _State.dual):
         quiet = silence_numpy()  # the fast path for x * 0.5: NumPy keeps float32 for a Python float
         try:
             return Tensor._make(cls.forward(a._array, b, **params))

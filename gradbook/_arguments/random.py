@@ -10,14 +10,14 @@ from .. import _distributions, _factories, ops
 from .._dtypes import (
     scalar_name,
 )
-from ..autograd.inplace import update
+from ..autograd import inplace
 from ..tensor import Tensor
 from .indexing import fill
 
 
 def fill_random(t: Tensor, op: type[ops.Op], values: np.ndarray) -> Tensor:
     """``x.uniform_()`` and the like: new random values written into x (recorded as ``op``)."""
-    return update(t, lambda x, _: op.apply(x, values=values), None)
+    return inplace.update(t, lambda x, _: op.apply(x, values=values), None)
 
 
 def _draws_for(t: Tensor, kernel: str) -> np.ndarray:
@@ -57,7 +57,7 @@ def random_(t: Tensor, low: Any, high: Any, generator: Any) -> Tensor:
         if low >= high:
             raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
         values = _distributions.integers(gen, like.size, like.dtype, low, high)
-    return update(t, fill, Tensor._make(_distributions.in_memory_order(values, like)))
+    return inplace.update(t, fill, Tensor._make(_distributions.in_memory_order(values, like)))
 
 
 def bernoulli_(t: Tensor, p: Any, generator: Any) -> Tensor:
@@ -66,7 +66,7 @@ def bernoulli_(t: Tensor, p: Any, generator: Any) -> Tensor:
     like = t._array
     prob = np.broadcast_to(p._array, like.shape) if isinstance(p, Tensor) else float(p)
     values = _distributions.bernoulli(gen, prob, like.size).astype(like.dtype)
-    return update(t, fill, Tensor._make(_distributions.in_memory_order(values, like)))
+    return inplace.update(t, fill, Tensor._make(_distributions.in_memory_order(values, like)))
 
 
 def normal_node(mean: Any, std: Any, draws: np.ndarray) -> Tensor:

@@ -37,6 +37,8 @@ def view(t: Tensor, shape: Sequence[Any], copy_if_needed: bool = False) -> Tenso
                 "across two contiguous subspaces). Use .reshape(...) instead."
             )
         return unsafe_view(contiguous(t), shape)
+    if copy_if_needed and not t._array.flags.c_contiguous:  # reshape of a strided tensor, as a view
+        return ops.ReshapeAliasBackward0.apply(t, shape=shape)
     return ops.ViewBackward0.apply(t, shape=shape)
 
 

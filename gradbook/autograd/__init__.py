@@ -29,6 +29,7 @@ __all__ = [
     "backward",
     "enable_grad",
     "engine",
+    "forward_ad",
     "function",
     "functional",
     "grad",
@@ -47,6 +48,10 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:  # a torch.autograd name gradbook lacks: say so, by name
+    if name == "forward_ad":  # imported when first used: it builds on the ops, which build on autograd
+        import importlib
+
+        return importlib.import_module(f"{__name__}.forward_ad")
     from .. import _missing
 
     if name in _missing.AUTOGRAD:

@@ -15,6 +15,7 @@ class _State:
     enabled = True  # read on every op, so a plain class attribute (no thread-locals)
     inference = False  # inside inference_mode: the tensors made are inference tensors
     saved_hooks: list = []  # (pack, unpack) of each saved_tensors_hooks entered, innermost last
+    dual = False  # inside forward_ad.dual_level(): every op goes through Op.apply, which carries tangents
 
 
 def is_grad_enabled() -> bool:

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._dtypes import restore_numpy, silence_numpy
+from .._dtypes import DTYPES, restore_numpy, silence_numpy
 from ..autograd.grad_mode import InferenceVersion, _State, check_saving
 from ..autograd.graph import Node, creation_order
 from ..tensor import Tensor
@@ -119,7 +119,7 @@ class Op(Node):
             if a.shape != shape:
                 g = unbroadcast(g, shape)
             if a.dtype != dtype:
-                g = g.astype(dtype) if on_arrays else g.to(dtype)
+                g = g.astype(dtype) if on_arrays else g.to(DTYPES[dtype])
             grads.append(g)
             owned.append(on_arrays and g.base is None and g is not grad and id(g) not in map(id, args))  # a new array
         return grads, owned

@@ -110,6 +110,10 @@ class CloneBackward0(Op):
     rules = {"∂out/∂self = 1": lambda n, g: g}
 
 
+class ReshapeAliasBackward0(ViewBackward0):
+    """out = self with a new shape, a view of a non-contiguous tensor (``reshape`` where a view will do)"""
+
+
 class AliasBackward0(Op):
     """out = self (a view: ``x[:]``, ``x[...]``)"""
 
@@ -117,6 +121,13 @@ class AliasBackward0(Op):
 
     forward = staticmethod(lambda a: a.view())
     rules = {"∂out/∂self = 1": lambda n, g: g}
+
+
+class Identity(AliasBackward0):
+    """out = self without its tangent: the primal ``forward_ad.unpack_dual`` gives (a view)"""
+
+    def name(self) -> str:
+        return "torch::autograd::Identity"
 
 
 class ToCopyBackward0(Op):

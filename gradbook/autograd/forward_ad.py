@@ -1,0 +1,307 @@
+"""gradbook.autograd.forward_ad: forward-mode AD with dual tensors, as ``torch.autograd.forward_ad``.
+
+>>> import gradbook as torch
+>>> import gradbook.autograd.forward_ad as fwAD
+>>> x = torch.tensor([1.0, 2.0, 3.0])
+>>> with fwAD.dual_level():
+...     d = fwAD.make_dual(x, torch.tensor([1.0, 0.0, 0.0]))  # x, and a direction v
+...     y = (d * d.sin()).sum()
+...     fwAD.unpack_dual(y).tangent                           # ∂y/∂x₀ = sin 1 + cos 1
+tensor(1.3818)
+
+Inside ``dual_level()`` a tensor may carry a *tangent* ``v`` (``make_dual``), and every op carries
+its inputs' tangents to its output: the output's tangent is ``J·v = Σᵢ ∂out/∂inputᵢ · vᵢ``, the
+derivative of the output in the direction ``v``, computed along with the value, with no backward
+pass (one column of the Jacobian per pass, where backward gives one row).
+
+torch writes a forward formula for each op (``derivatives.yaml``'s ``result:`` lines). gradbook
+derives it from the op's one backward rule, so that each op's calculus stays in one place: the
+rule computes ``u ↦ Jᵀu``, which is linear in ``u``, so ``J·v = ∂/∂u ⟨Jᵀu, v⟩``, one backward of the
+op recorded and one backward of that (the double-backward trick). The values are the same as
+torch's formulas give; it costs more per op.
+
+While a level is open, this module puts its own versions in the few places where a tensor is made
+from tensors (``Op.apply``, a split's pieces, a custom Function, an in-place change, ``t[i] = v``) and
+in ``repr`` (``tangent=...``); leaving the level puts the originals back, so a program that never
+opens one runs exactly the code it ran before, at the same speed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .. import _arguments
+from .._printing import format_tensor
+from ..ops import shape
+from ..ops.op import Op
+from ..tensor import Tensor
+from . import function, inplace
+from .engine import grad
+from .grad_mode import _State, enable_grad
+
+__all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual"]
+
+NO_LEVEL = "Trying to create a dual Tensor for forward AD but no level exists, make sure to enter_dual_level() first."
+NO_CUSTOM_JVP = "You must implement the jvp function for custom autograd.Function to use it with forward mode AD."
+SHARED_MEMORY = (
+    "gradbook: an in-place change inside forward_ad.dual_level() of a tensor that shares its memory with a dual "
+    "tensor (a view of it, or its base): gradbook would not update that tensor's tangent. Change a clone instead."
+)
+
+_level: int | None = None  # the open level (torch has one: 0), None outside
+_paused = False  # True while this module computes a tangent: its own ops carry none
+_tangents: dict[int, tuple[weakref.ref, Tensor]] = {}  # id(tensor) → (the tensor, weakly; its tangent)
+_originals: list[tuple[Any, str, Any]] = []  # (owner, name, original) of what an open level replaced
+
+
+class UnpackedDualTensor(NamedTuple):
+    """What ``unpack_dual`` returns: the primal (a view of the tensor) and its tangent (None if it has none)."""
+
+    primal: Tensor
+    tangent: Tensor | None
+
+
+def tangent_of(t: Any) -> Tensor | None:
+    """t's tangent at the open level (None: it has none, or no level is open)."""
+    entry = _tangents.get(id(t))
+    return entry[1] if entry is not None and entry[0]() is t else None
+
+
+def _set_tangent(t: Tensor, tangent: Tensor | None) -> None:
+    key = id(t)
+    if tangent is None:
+        _tangents.pop(key, None)
+    else:
+        _tangents[key] = (weakref.ref(t, lambda ref: _forget(key, ref)), tangent)
+
+
+def _forget(key: int, ref: weakref.ref) -> None:
+    if key in _tangents and _tangents[key][0] is ref:
+        del _tangents[key]
+
+
+def enter_dual_level() -> int:
+    """Open the level that dual tensors live in, and return it (0; torch has one level)."""
+    global _level
+    if _level is not None:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    _level, _State.dual = 0, True
+    for owner, name, carrying in _CARRIERS():
+        _originals.append((owner, name, owner.__dict__[name]))
+        setattr(owner, name, carrying)
+    return _level
+
+
+def exit_dual_level(*, level: int | None = None) -> None:
+    """Close the level: every tangent is forgotten, and ops carry none again."""
+    global _level
+    if _level is None or (level is not None and level != _level):
+        raise RuntimeError("Dual level must be a positive number.")
+    while _originals:
+        owner, name, original = _originals.pop()
+        setattr(owner, name, original)
+    _tangents.clear()
+    _level, _State.dual = None, False
+
+
+class dual_level(contextlib.ContextDecorator):
+    """``with dual_level():`` (or as a decorator): dual tensors can be made and unpacked inside."""
+
+    def __enter__(self) -> int:
+        return enter_dual_level()
+
+    def __exit__(self, *exc: Any) -> None:
+        exit_dual_level()
+
+
+def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> Tensor:
+    """A view of ``tensor`` whose tangent is ``tangent`` (the direction to differentiate in)."""
+    if _level is None:
+        raise RuntimeError(NO_LEVEL)
+    if level is not None and level != _level:
+        raise RuntimeError("Invalid level given to _make_dual")
+    for what, t in (("primal", tensor), ("tangent", tangent)):
+        if not t.is_floating_point():
+            raise ValueError(f"Expected {what} to be floating point or complex, but got: {t.dtype}")
+    if tangent.shape != tensor.shape:
+        raise RuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the original Tensor, this is "
+            f"not supported. Tensor is of size {list(tensor.shape)} while the given forward gradient is of size "
+            f"{list(tangent.shape)}."
+        )
+    if tangent_of(tensor) is not None:
+        raise RuntimeError(
+            f"Making a dual Tensor based on a Tensor that already has a forward gradient at the same level {_level} "
+            "is not supported."
+        )
+    dual = tensor.view_as(tensor)  # a view of the primal, as torch's (ViewBackward0 when it requires grad)
+    _set_tangent(dual, tangent)
+    return dual
+
+
+def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTensor:
+    """The primal (a view of ``tensor``, without the tangent) and the tangent (None if it has none)."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"_unpack_dual(): argument 'dual' (position 1) must be Tensor, not {type(tensor).__name__}")
+    if _level is None:
+        return UnpackedDualTensor(tensor, None)
+    if level is not None and level != _level:
+        raise RuntimeError("Invalid level given to _unpack_dual")
+    with _pause():
+        primal = shape.Identity.apply(tensor)
+    return UnpackedDualTensor(primal, tangent_of(tensor))
+
+
+@contextlib.contextmanager
+def _pause() -> Iterator[None]:
+    """The ops run inside carry no tangents (this module's own computations)."""
+    global _paused
+    was, _paused = _paused, True
+    try:
+        yield
+    finally:
+        _paused = was
+
+
+def _linearize(f: Callable[..., Any], args: tuple, tangents: list, out: Any) -> None:
+    """Give each float output of ``f(*args)`` (already computed: ``out``) its tangent ``J·v``.
+
+    ``f`` runs again on inputs that require grad, recorded; its backward with an upstream gradient
+    ``u`` that requires grad gives ``Jᵀu`` as a graph, and the gradient of ``⟨Jᵀu, v⟩`` by ``u`` is
+    ``J·v``. The result is differentiable (a graph) when the inputs or tangents require grad."""
+    outs = out if isinstance(out, tuple) else (out,)
+    kept = [k for k, o in enumerate(outs) if isinstance(o, Tensor) and o.is_floating_point()]
+    if not kept:
+        return  # integer or bool results carry no tangent (x > 0, x.argmax())
+    record = _State.enabled and any(
+        isinstance(a, Tensor) and (a.requires_grad or (v is not None and v.requires_grad))
+        for a, v in zip(args, tangents)
+    )
+    with _pause(), enable_grad():
+        lifted: dict[int, Tensor] = {}  # each input with a tangent, once (x * x: one input, one tangent)
+        ins = [
+            a if v is None else lifted.setdefault(id(a), a if a.requires_grad else a.detach().requires_grad_())
+            for a, v in zip(args, tangents)
+        ]
+        wrt = list({id(a): (a, v) for a, v in zip(ins, tangents) if v is not None}.values())
+        again = f(*ins)
+        again = again if isinstance(again, tuple) else (again,)
+        ys = [again[k] for k in kept if again[k].requires_grad]
+        us = [Tensor._make(np.zeros_like(y._array)).requires_grad_() for y in ys]  # any value: Jᵀu is linear in u
+        jtu = grad(ys, [a for a, _ in wrt], us, create_graph=True, allow_unused=True) if ys else ()
+        terms = [(g * v).sum() for g, (_, v) in zip(jtu, wrt) if g is not None and g.requires_grad]
+        jv = iter(grad(sum(terms), us, create_graph=record, allow_unused=True) if terms else [None] * len(us))
+        for k in kept:
+            j = next(jv) if again[k].requires_grad else None
+            _set_tangent(outs[k], j if j is not None else Tensor._make(np.zeros_like(outs[k]._array)))
+
+
+def _apply_carrying(original: Any) -> classmethod:
+    """An ``apply`` (Op's, or a split's) that also gives its result(s) their tangents."""
+    plain = original.__func__
+
+    def apply(cls: Any, *args: Any, **params: Any) -> Any:
+        out = plain(cls, *args, **params)
+        if not _paused:
+            tangents = [tangent_of(a) if isinstance(a, Tensor) else None for a in args]
+            if any(v is not None for v in tangents):
+                _linearize(lambda *ts: plain(cls, *ts, **params), args, tangents, out)
+                node = out.grad_fn if isinstance(out, Tensor) else None
+                if node is not None and "_result" in node.__dict__:  # its saved output is out, tangent too
+                    _set_tangent(node, tangent_of(out))
+        return out
+
+    return classmethod(apply)
+
+
+def _custom_carrying(original: Callable) -> Callable:
+    def apply_custom(cls: Any, args: tuple, kwargs: dict) -> Any:
+        if not _paused and any(tangent_of(a) is not None for a in (*args, *kwargs.values())):
+            if "jvp" not in vars(cls):
+                raise NotImplementedError(NO_CUSTOM_JVP)
+            raise NotImplementedError("gradbook: a custom Function's own jvp is not supported; write it with ops")
+        return original(cls, args, kwargs)
+
+    return apply_custom
+
+
+def _refuse_shared(t: Tensor) -> None:
+    """An in-place change with tangents of a tensor whose memory another dual tensor shares: refused."""
+    vc = t._version_counter
+    sharing = [t._base, *(ref() for ref in (vc[1] if vc is not None and len(vc) > 1 else ()))]
+    if any(s is not None and s is not t and tangent_of(s) is not None for s in sharing):
+        raise NotImplementedError(SHARED_MEMORY)
+
+
+def _update_carrying(original: Callable) -> Callable:
+    def update(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
+        tangents = (tangent_of(t), tangent_of(other) if isinstance(other, Tensor) else None)
+        if _paused or tangents == (None, None):
+            return original(t, op, other, ufunc)
+        if t._base is not None:  # torch's own refusals first
+            inplace.check_inplace(t, isinstance(other, Tensor) and other.requires_grad)
+        _refuse_shared(t)
+        new = op(t, other)  # the new value, with its tangent (from t's value before the change)
+        with _pause():
+            original(t, op, other, ufunc)
+        _set_tangent(t, tangent_of(new) if t.is_floating_point() else None)
+        return t
+
+    return update
+
+
+def _setitem_carrying(original: Callable) -> Callable:
+    def setitem(t: Tensor, index: Any, value: Any) -> None:
+        tangents = (tangent_of(t), tangent_of(value))
+        if _paused or tangents == (None, None):
+            return original(t, index, value)
+        _refuse_shared(t)
+        with _pause():
+            original(t, index, value)
+            if t.is_floating_point():
+                new = tangents[0].clone() if tangents[0] is not None else t.detach().clone().zero_()
+                original(new, index, tangents[1] if tangents[1] is not None else 0.0)  # t's tangent there: value's
+                _set_tangent(t, new)
+
+    return setitem
+
+
+def _repr_carrying(original: Callable) -> Callable:
+    def repr_with_tangent(self: Tensor) -> str:
+        tangent = tangent_of(self)
+        if tangent is None or _paused:
+            return original(self)
+        extra = [f"grad_fn=<{type(self.grad_fn).__name__}>"] if self.grad_fn is not None else []
+        if not extra and self.requires_grad:
+            extra = ["requires_grad=True"]
+        return format_tensor(self._array, self._array.dtype.name, [*extra, f"tangent={tangent}"])
+
+    return repr_with_tangent
+
+
+def _result_carrying(original: property) -> property:
+    """``node.result`` (the saved output, for a backward that records: forward over reverse) with its tangent."""
+
+    def result(node: Any) -> Tensor:
+        t = original.fget(node)
+        _set_tangent(t, tangent_of(node))
+        return t
+
+    return property(result)
+
+
+def _CARRIERS() -> list[tuple[Any, str, Any]]:  # noqa: N802 (what an open level replaces)
+    return [
+        (Op, "apply", _apply_carrying(Op.__dict__["apply"])),
+        (Op, "result", _result_carrying(Op.__dict__["result"])),
+        (shape.SplitBackward0, "apply", _apply_carrying(shape.SplitBackward0.__dict__["apply"])),
+        (function, "apply_custom", _custom_carrying(function.apply_custom)),
+        (inplace, "update", _update_carrying(inplace.update)),
+        (_arguments, "setitem", _setitem_carrying(_arguments.setitem)),
+        (Tensor, "__repr__", _repr_carrying(Tensor.__repr__)),
+    ]
