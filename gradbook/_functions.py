@@ -127,6 +127,7 @@ sigmoid = _function(Tensor.sigmoid)
 sin = _function(Tensor.sin)
 softmax = _function(Tensor.softmax)
 sqrt = _function(Tensor.sqrt)
+rsqrt = _function(Tensor.rsqrt)
 squeeze = _function(Tensor.squeeze)
 sub = _function(Tensor.sub)
 cross = _function(Tensor.cross)
@@ -333,6 +334,7 @@ __all__ = [
     "softmax",
     "sort",
     "split",
+    "rsqrt",
     "sqrt",
     "square",
     "squeeze",

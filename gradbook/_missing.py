@@ -34,7 +34,7 @@ new_empty_strided nextafter nextafter_ nonzero nonzero_static not_equal_ orgqr o
 pinverse polygamma polygamma_ positive prelu put put_ q_per_channel_axis q_per_channel_scales
 q_per_channel_zero_points q_scale q_zero_point qr qscheme quantile rad2deg rad2deg_ ravel real
 reciprocal reciprocal_ record_stream reinforce renorm renorm_ repeat_interleave resize resize_
-resize_as resize_as_ resize_as_sparse_ resolve_conj resolve_neg rot90 row_indices rsqrt rsqrt_
+resize_as resize_as_ resize_as_sparse_ resolve_conj resolve_neg rot90 row_indices rsqrt_
 scatter_reduce scatter_reduce_ select select_scatter set_ sgn sgn_ share_memory_ short signbit sinc
 sinc_ sinh_ slice_inverse slice_scatter slogdet smm solve sparse_dim sparse_mask sparse_resize_
 sparse_resize_and_clear_ split_with_sizes squeeze_ sspaddmm stft storage storage_offset storage_type
@@ -117,7 +117,7 @@ quantized_max_pool1d quantized_max_pool2d quantized_max_pool3d quantized_rnn_rel
 quantized_rnn_tanh_cell quasirandom quint2x4 quint4x2 quint8 rad2deg rad2deg_ random range ravel
 real reciprocal reciprocal_ relu_ renorm repeat_interleave resize_as_ resize_as_sparse_ resolve_conj
 resolve_neg result_type return_types rms_norm rnn_relu rnn_relu_cell rnn_tanh rnn_tanh_cell rot90
-round_ row_indices_copy row_stack rrelu rrelu_ rsqrt rsqrt_ rsub saddmm scalar_tensor scatter_reduce
+round_ row_indices_copy row_stack rrelu rrelu_ rsqrt_ rsub saddmm scalar_tensor scatter_reduce
 searchsorted segment_reduce select select_copy select_scatter selu selu_ set_anomaly_enabled
 set_autocast_cache_enabled set_autocast_cpu_dtype set_autocast_cpu_enabled set_autocast_dtype
 set_autocast_enabled set_autocast_gpu_dtype set_autocast_ipu_dtype set_autocast_ipu_enabled

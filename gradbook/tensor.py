@@ -286,6 +286,10 @@ class Tensor:
         """√x, elementwise."""
         return ops.SqrtBackward0.apply(self)
 
+    def rsqrt(self) -> Tensor:
+        """1/√x, elementwise."""
+        return ops.RsqrtBackward0.apply(self)
+
     def abs(self) -> Tensor:
         """|x|, elementwise."""
         return ops.AbsBackward0.apply(self)
@@ -310,23 +314,14 @@ class Tensor:
         """Limit values to [min, max]."""
         return arguments.clamp(self, min, max)
 
-    clip = clamp
-
     def atan(self) -> Tensor:
         return ops.AtanBackward0.apply(self)
-
-    arctan = atan
 
     def asin(self) -> Tensor:
         return ops.AsinBackward0.apply(self)
 
-    arcsin = asin
-
     def acos(self) -> Tensor:
         return ops.AcosBackward0.apply(self)
-
-    arccos = acos
-    multiply, divide, true_divide, subtract, negative, absolute = mul, div, div, sub, neg, abs  # torch's aliases
 
     def sinh(self) -> Tensor:
         return ops.SinhBackward0.apply(self)
@@ -338,8 +333,6 @@ class Tensor:
         """The angle of the point (other, self), in (-π, π]."""
         return arguments.binary(ops.Atan2Backward0, self, arguments.tensor_argument(other, "atan2"))
 
-    arctan2 = atan2
-
     def hypot(self, other: Tensor) -> Tensor:
         """√(self² + other²), elementwise."""
         return arguments.binary(ops.HypotBackward0, self, arguments.tensor_argument(other, "hypot"))
@@ -350,8 +343,6 @@ class Tensor:
 
     def trunc(self) -> Tensor:
         return ops.TruncBackward0.apply(self)
-
-    fix = trunc
 
     def frac(self) -> Tensor:
         return ops.FracBackward0.apply(self)
@@ -599,12 +590,8 @@ class Tensor:
     def movedim(self, source: Any, destination: Any) -> Tensor:
         return arguments.movedim(self, source, destination)
 
-    moveaxis = movedim
-
     def swapaxes(self, axis0: builtins.int, axis1: builtins.int) -> Tensor:
         return arguments.transpose(self, axis0, axis1)
-
-    swapdims = swapaxes
 
     def permute(self, *dims: Any) -> Tensor:
         """Reorder dimensions."""
@@ -1017,6 +1004,11 @@ class Tensor:
         if self.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
         return self._array.shape[0]
+
+    # torch's other names for methods above
+    multiply, divide, true_divide, subtract, negative, absolute = mul, div, div, sub, neg, abs
+    clip, fix, arctan, arcsin, arccos, arctan2 = clamp, trunc, atan, asin, acos, atan2
+    moveaxis, swapdims = movedim, swapaxes
 
     def __iter__(self) -> Iterator[Tensor]:
         if self.ndim == 0:

@@ -135,3 +135,15 @@ def test_hessian_by_forward_over_reverse_equals_reverse_over_reverse_and_the_han
     _ = s
     np.testing.assert_allclose(np.diag(hessian(f)(x).numpy()), by_hand, rtol=1e-10)
     np.testing.assert_allclose(hessian(f)(x).numpy(), jacrev(jacrev(f))(x).numpy(), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_an_op_whose_inputs_depend_on_each_other_gets_its_partial_derivatives(requires_grad):
+    """y * exp(y): the Mul's tangent is exp(y)·ẏ + y·(exp(y))˙, not a total derivative counted twice
+    (found by the rms_norm line: inputs that require grad are linked in the graph)."""
+    values, direction = np.array([0.3, -1.2, 2.0]), np.array([1.0, 0.5, -2.0])
+    y = gradbook.tensor(values, requires_grad=requires_grad)
+    with fw_ad.dual_level():
+        d = fw_ad.make_dual(y * 1, gradbook.tensor(direction))
+        tangent = fw_ad.unpack_dual(d * d.exp()).tangent
+    np.testing.assert_allclose(tangent.detach().numpy(), (1 + values) * np.exp(values) * direction, rtol=1e-12)

@@ -62,6 +62,7 @@ TABLE = [
     line("ExpBackward0", lambda T, a: a.exp(), (3,)),
     line("LogBackward0", lambda T, a: a.log(), (3,), positive=True),
     line("SqrtBackward0", lambda T, a: a.sqrt(), (3,), positive=True),
+    line("RsqrtBackward0", lambda T, a: a.rsqrt(), (3,), positive=True),
     line("Log1PBackward0", lambda T, a: a.log1p(), (3,), positive=True),
     line("Expm1Backward0", lambda T, a: a.expm1(), (3,)),
     line("Exp2Backward0", lambda T, a: a.exp2(), (3,)),

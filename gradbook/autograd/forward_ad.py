@@ -183,9 +183,13 @@ def _linearize(f: Callable[..., Any], args: tuple, tangents: list, out: Any) -> 
         for a, v in zip(args, tangents)
     )
     with _pause(), enable_grad():
-        lifted: dict[int, Tensor] = {}  # each input with a tangent, once (x * x: one input, one tangent)
+        # each input with a tangent once (x * x: one input, one tangent), through a new node: the gradient
+        # by it is the partial derivative (y * f(y): not also through f), still recorded on the input's graph
+        lifted: dict[int, Tensor] = {}
         ins = [
-            a if v is None else lifted.setdefault(id(a), a if a.requires_grad else a.detach().requires_grad_())
+            a
+            if v is None
+            else lifted.setdefault(id(a), a.view_as(a) if a.requires_grad else a.detach().requires_grad_())
             for a, v in zip(args, tangents)
         ]
         wrt = list({id(a): (a, v) for a, v in zip(ins, tangents) if v is not None}.values())

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .. import _arguments, _factories, ops
-from .._dtypes import scalar_name, type_name
+from .._dtypes import float16, scalar_name, type_name
 from ..autograd import inplace as _inplace
 from ..autograd.grad_mode import no_grad
 from ..ops.conv import pool_indices
@@ -439,6 +439,47 @@ def layer_norm(
     weight = weight if weight is not None else _factories.ones(shape, dtype=input.dtype)  # needs no gradient
     bias = bias if bias is not None else _factories.zeros(shape, dtype=input.dtype)
     return ops.NativeLayerNormBackward0.apply(input, weight, bias, normalized_shape=shape, eps=eps)
+
+
+def rms_norm(
+    input: Tensor,  # noqa: A002
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    eps: float | None = None,
+) -> Tensor:
+    """weight · x / √(mean(x²) + eps), the mean over the last dimensions (``normalized_shape``), recorded
+    as torch's composite records it: Pow, Mean, Add, Rsqrt, Mul (and Mul by the weight). ``eps``
+    defaults to the dtype's machine epsilon; float16 is computed in float32, as torch does.
+
+    >>> import gradbook as torch
+    >>> torch.nn.functional.rms_norm(torch.tensor([[3.0, 4.0]]), (2,))   # √((9 + 16)/2) = 3.5355
+    tensor([[0.8485, 1.1314]])
+    """
+    if not isinstance(normalized_shape, (tuple, list)):
+        raise TypeError(
+            "rms_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
+            f"{type(normalized_shape).__name__}"
+        )
+    shape = tuple(normalized_shape)
+    if len(shape) > input.ndim or tuple(input.shape[input.ndim - len(shape) :]) != shape:
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape [*{', '.join(map(str, shape))}], but "
+            f"got input of size{list(input.shape)}"
+        )
+    if weight is not None and tuple(weight.shape) != shape:
+        raise RuntimeError(
+            f"Expected weight to be of same shape as normalized_shape, but got weight of shape {list(weight.shape)} "
+            f"and normalized_shape = {list(shape)}"
+        )
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"rms_norm\" not implemented for '{scalar_name(input._array.dtype)}'")
+    x = input.float() if input.dtype == float16 else input  # computed in float32 for float16
+    if eps is None:
+        eps = float(np.finfo(x._array.dtype).eps)
+    dims = list(range(input.ndim - 1, input.ndim - 1 - len(shape), -1))  # the last dims, last first (as ATen)
+    mean_square = ops.AddBackward1.apply(x.pow(2).mean(dims, keepdim=True), other=eps)
+    result = x.mul(mean_square.rsqrt())
+    return (result if weight is None else result.mul(weight)).to(input.dtype)
 
 
 def batch_norm(

@@ -29,6 +29,7 @@ from .activation import (
 )
 from .arithmetic import (
     AddBackward0,
+    AddBackward1,
     AddcmulBackward0,
     DivBackward0,
     DivBackward2,
@@ -117,6 +118,7 @@ from .pointwise import (
     NanToNumBackward0,
     RoundBackward0,
     RoundBackward1,
+    RsqrtBackward0,
     SigmoidBackward0,
     SignBackward0,
     SinBackward0,

@@ -23,6 +23,14 @@ class AddBackward0(Op):
     }
 
 
+class AddBackward1(Op):
+    """out = self + other, a number (ATen's own ``add(Tensor, Scalar)``: ``rms_norm``'s ``+ eps``)"""
+
+    unexposed = ("other",)
+    forward = staticmethod(lambda a, other: a + other)
+    rules = {"∂out/∂self = 1": lambda n, g: g}
+
+
 class SubBackward0(Op):
     """out = self - alpha·other"""
 

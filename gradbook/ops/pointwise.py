@@ -68,6 +68,14 @@ class SqrtBackward0(Op):
     rules = {"∂out/∂self = 1/(2√self) = 1/(2·out)": lambda n, g, result: g / (2 * result)}
 
 
+class RsqrtBackward0(Op):
+    """out = 1/√self"""
+
+    saves = ("result",)
+    forward = floating(lambda a: 1 / np.sqrt(a))
+    rules = {"∂out/∂self = -½·self^(-3/2) = -½·out³": lambda n, g, result: -0.5 * g * (result * result * result)}
+
+
 class AbsBackward0(Op):
     """out = |self|"""
 

@@ -38,7 +38,7 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
-from .normalization import LayerNorm
+from .normalization import LayerNorm, RMSNorm
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
@@ -71,6 +71,7 @@ __all__ = [
     "Identity",
     "L1Loss",
     "LayerNorm",
+    "RMSNorm",
     "LeakyReLU",
     "Linear",
     "LogSigmoid",
