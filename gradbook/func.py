@@ -113,7 +113,7 @@ def _argnums(argnums: Any, n: int) -> tuple[int, ...]:
             raise RuntimeError(f"Got argnum={num}, but only {n} positional inputs")
     nums = tuple(num % n for num in nums)
     if len(set(nums)) != len(nums):
-        raise RuntimeError(f"argnums elements must be unique, got {argnums}")
+        raise RuntimeError(f"argnums elements must be unique, got {nums}")
     return nums
 
 
@@ -211,7 +211,22 @@ def _split_aux(output: Any, has_aux: bool, api: str) -> tuple[Any, Any]:
         return output, None
     if not (isinstance(output, tuple) and len(output) == 2):
         raise RuntimeError(f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
+    for leaf in _flatten(output[1])[0]:
+        if not isinstance(leaf, Tensor):
+            raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
     return output
+
+
+def _check_outputs(outs: list, api: str) -> None:
+    """What reverse mode differentiates: tensors, of a floating dtype."""
+    for o in outs:
+        if not isinstance(o, Tensor):
+            raise RuntimeError(f"{api}: expected f(*primals) to return only tensors, got unsupported type {type(o)}")
+        if not o.is_floating_point():
+            raise RuntimeError(
+                "vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got Tensor with dtype "
+                f"{o.dtype}"
+            )
 
 
 # ------------------------------------------------------------- reverse mode
@@ -272,11 +287,9 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
         with enable_grad():
             output, aux = _split_aux(func(*_unflatten(lifted, spec)), has_aux, "vjp(f, *primals)")
         outs, out_spec = _flatten(output)
-        for o in outs:
-            if not isinstance(o, Tensor):
-                raise RuntimeError(f"vjp(f, *primals): Expected f to be a function that returns Tensors, got {type(o)}")
+        _check_outputs(outs, "vjp(f, *primals)")
 
-        def vjp_fn(cotangents: Any) -> tuple:
+        def vjp_fn(cotangents: Any, retain_graph: bool = True, create_graph: bool | None = None) -> tuple:
             cots, cot_spec = _flatten(cotangents)
             if cot_spec != out_spec:
                 raise RuntimeError(
@@ -331,11 +344,9 @@ def _jacrev(func: Callable, argnums: Any, has_aux: bool, depth: int, args: list,
         leaves, spec = _flatten(args[i])
         args[i] = _unflatten([_lift(t, depth) for t in leaves], spec)
     with enable_grad():
-        output, aux = _split_aux(func(*args, **kwargs), has_aux, "jacrev(f, ...)(*args)")
+        output, aux = _split_aux(func(*args, **kwargs), has_aux, "vjp(f, *primals)")
         outs, out_spec = _flatten(output)
-        for o in outs:
-            if not isinstance(o, Tensor):
-                raise RuntimeError(f"jacrev(f, ...)(*args): Expected f to return Tensors, got {type(o)}")
+        _check_outputs(outs, "vjp(f, *primals)")
         inputs = [x for i in nums for x in _flatten(args[i])[0]]
         rows = []
         for o in outs:
@@ -370,18 +381,16 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, strict: bool = False, ha
             f"a tuple of 3 tensors, tangents also must be. Got primals with structure {_describe(spec)} and "
             f"tangents with structure {_describe(t_spec)}"
         )
+    if not ps:
+        raise RuntimeError(f"{api}: Expected primals to contain at least one Tensor.")
     for p, t in zip(ps, ts):
         for name, x in (("primals", p), ("tangents", t)):
             if not isinstance(x, Tensor):
                 raise RuntimeError(f"{api}: Expected {name} to only contain Tensors, got {type(x)}")
-        if p.shape != t.shape:
-            raise RuntimeError(
-                f"{api}: Expected primals and tangents to have the same shape, got primal of shape "
-                f"{list(p.shape)} and tangent of shape {list(t.shape)}"
-            )
     if forward_ad._level is not None:
         raise NotImplementedError("gradbook: forward mode inside forward mode (jvp or jacfwd nested) is not supported")
     with _transform() as depth, forward_ad.dual_level():
+        forward_ad._transforms = True  # (reset when the level closes)
         duals = [forward_ad.make_dual(p, t) for p, t in zip(ps, ts)]
         output, aux = _split_aux(func(*_unflatten(duals, spec)), has_aux, api)
         outs, out_spec = _flatten(output)
@@ -389,7 +398,7 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, strict: bool = False, ha
         for o in outs:
             if not isinstance(o, Tensor):
                 raise RuntimeError(
-                    f"{api}: Expected f(*primals) to return only tensors, got unsupported type {type(o)}"
+                    f"{api}: expected f(*primals) to return only tensors, got unsupported type {type(o)}"
                 )
             unpacked = forward_ad.unpack_dual(o)
             primal_out.append(unpacked.primal)
@@ -421,13 +430,15 @@ def jacfwd(
 
         columns: list[list[tuple]] = []  # per input leaf: per element, (outputs, tangents)
         aux = None
-        for k, x in enumerate(inputs):
-            columns.append([])
-            for e in _basis(x):
-                tangents = tuple(e if j == k else _zeros(y) for j, y in enumerate(inputs))
-                result = jvp(f, tuple(inputs), tangents, has_aux=has_aux)
-                aux = result[2] if has_aux else aux
-                columns[-1].append(result[:2])
+        with _samples(randomness) as each:  # torch runs the columns under vmap, with its randomness
+            for k, x in enumerate(inputs):
+                columns.append([])
+                for e in _basis(x):
+                    each()
+                    tangents = tuple(e if j == k else _zeros(y) for j, y in enumerate(inputs))
+                    result = jvp(f, tuple(inputs), tangents, has_aux=has_aux)
+                    aux = result[2] if has_aux else aux
+                    columns[-1].append(result[:2])
         if not any(columns):  # no input elements: f once, for the outputs' shapes
             output = _split_aux(f(*inputs), has_aux, "jacfwd(f, ...)(*args)")
             aux = output[1]
@@ -475,7 +486,7 @@ def _broadcast(dims: Any, spec: Any) -> list | None:
             return None
         parts = [_broadcast(d, s) for d, s in zip(dims.values(), spec[2])]
     else:
-        if isinstance(dims, dict) or len(dims) != len(spec[1]):
+        if type(dims) is not spec[0] or len(dims) != len(spec[1]):  # a list is not a tuple, as in torch
             return None
         parts = [_broadcast(d, s) for d, s in zip(dims, spec[1])]
     return None if any(p is None for p in parts) else [d for p in parts for d in p]
@@ -502,6 +513,8 @@ def vmap(
     ``out_dims`` (``in_dims=None`` for an argument shared by every call)."""
     if randomness not in ("error", "different", "same"):
         raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")
+    if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size <= 0):
+        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
 
     @functools.wraps(func)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
@@ -553,21 +566,39 @@ def vmap(
                 "the mapped dimension"
             )
         results = []
-        saved = _random.MT19937.random, _random.MT19937.random64
-        state = None
-        try:
-            if randomness == "error":
-                _random.MT19937.random = _random.MT19937.random64 = _random_refused
+        with _samples(randomness) as each:
             for b in range(sizes[0]):
-                if randomness == "same":  # every sample draws the same numbers
-                    state = _generators_state(state)
+                each()
                 sliced = [arg[(slice(None),) * d + (b,)] if d is not None else arg for arg, d in zip(leaves, dims)]
                 results.append(func(*_unflatten(sliced, spec), **kwargs))
-        finally:
-            _random.MT19937.random, _random.MT19937.random64 = saved
+            if not results:  # an empty batch: f once on zeros of a sample's shape, for the results' shapes
+                each()
+                zeros = [
+                    Tensor._make(np.zeros(np.delete(arg.shape, d), arg._array.dtype)) if d is not None else arg
+                    for arg, d in zip(leaves, dims)
+                ]
+                return _stack_results([func(*_unflatten(zeros, spec), **kwargs)], out_dims, name, empty=True)
         return _stack_results(results, out_dims, name)
 
     return wrapped
+
+
+@contextlib.contextmanager
+def _samples(randomness: str) -> Iterator[Callable[[], None]]:
+    """Around the calls of f, one per sample (vmap, jacfwd): ``"error"`` refuses a random op inside, as torch;
+    ``"same"`` gives every call the same random numbers; ``"different"`` draws anew for each."""
+    saved, state = (_random.MT19937.random, _random.MT19937.random64), [None]
+
+    def each() -> None:
+        if randomness == "same":
+            state[0] = _generators_state(state[0])
+
+    try:
+        if randomness == "error":
+            _random.MT19937.random = _random.MT19937.random64 = _random_refused
+        yield each
+    finally:
+        _random.MT19937.random, _random.MT19937.random64 = saved
 
 
 def _generators_state(state: Any) -> Any:
@@ -580,8 +611,10 @@ def _generators_state(state: Any) -> Any:
     return state
 
 
-def _stack_results(results: list, out_dims: Any, name: str) -> Any:
+def _stack_results(results: list, out_dims: Any, name: str, empty: bool = False) -> Any:
     outs, out_spec = _flatten(results[0])
+    if out_spec is None and isinstance(out_dims, tuple) and len(out_dims) == 1:  # one output: (d,) is d
+        out_dims = out_dims[0]
     dims = _broadcast(out_dims, out_spec)
     if dims is None:
         raise ValueError(
@@ -599,6 +632,8 @@ def _stack_results(results: list, out_dims: Any, name: str) -> Any:
     stacked = []
     for k, (first, d) in enumerate(zip(outs, dims)):
         if d is None:
+            if any(not _same(first, sample[k]) for sample in per_sample):
+                raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor when out_dim is None")
             stacked.append(first)
             continue
         if not isinstance(first, Tensor):
@@ -606,8 +641,20 @@ def _stack_results(results: list, out_dims: Any, name: str) -> Any:
                 f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(first)}. Did you mean to set "
                 "out_dims= to None for output?"
             )
-        stacked.append(stack([sample[k] for sample in per_sample], dim=d))
+        if empty:
+            shape = list(first.shape)
+            shape.insert(d % (first.dim() + 1), 0)
+            stacked.append(Tensor._make(np.zeros(shape, first._array.dtype)))
+        else:
+            stacked.append(stack([sample[k] for sample in per_sample], dim=d))
     return _unflatten(stacked, out_spec)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether an output is the same in every call (not batched): the same object, or equal values."""
+    if a is b or not isinstance(a, Tensor):
+        return a is b or a == b
+    return isinstance(b, Tensor) and a.shape == b.shape and bool(np.array_equal(a._array, b._array))
 
 
 # ------------------------------------------------------------- functional_call
@@ -626,9 +673,9 @@ def functional_call(
     (``{"0.weight": w, ...}``) for this one call (``vmap(grad(loss))`` over a model's parameters)."""
     if isinstance(parameter_and_buffer_dicts, dict):
         given = dict(parameter_and_buffer_dicts)
-    elif isinstance(parameter_and_buffer_dicts, (list, tuple)) and all(
-        isinstance(d, dict) for d in parameter_and_buffer_dicts
-    ):
+    elif isinstance(parameter_and_buffer_dicts, (list, tuple)):
+        if not all(isinstance(d, dict) for d in parameter_and_buffer_dicts):
+            raise ValueError("Expected all elements of parameter_and_buffer_dicts to be dictionaries")
         given = {}
         for d in parameter_and_buffer_dicts:
             twice = [k for k in d if k in given]
@@ -651,6 +698,23 @@ def functional_call(
             problems.append("Missing key(s): " + ", ".join(f"'{k}'" for k in missing) + ".")
         if problems:
             raise RuntimeError(f"Error(s) in reparametrizing for {module._get_name()}:\n\t" + "\n\t".join(problems))
+    if tie_weights:  # names of one tensor (a shared weight) take the value given for any of them
+        tied: dict[int, list[str]] = {}
+        for name, t in [
+            *module.named_parameters(remove_duplicate=False),
+            *module.named_buffers(remove_duplicate=False),
+        ]:
+            tied.setdefault(id(t), []).append(name)
+        for names in tied.values():
+            values = {k: given[k] for k in names if k in given}
+            if len({id(v) for v in values.values()}) > 1:
+                raise ValueError(
+                    f"functional_call got multiple values for keys {sorted(values)}, which are tied. Consider using "
+                    "tie_weights=False"
+                )
+            if values:
+                value = next(iter(values.values()))
+                given.update({k: value for k in names})
     swapped = []
     try:
         for key, value in given.items():

@@ -32,7 +32,14 @@ class _InPlace:
         self.name = name
 
     def __get__(self, t: Any, owner: Any = None) -> Any:
-        return lambda *args, **kwargs: inplace.update(t, lambda x, _: getattr(x, self.name)(*args, **kwargs), None)
+        def method(*args: Any, **kwargs: Any) -> Tensor:  # its float tensor argument (the exponent, src,
+            # value) is update's ``other``, so that a gradient (or tangent) it carries is recorded
+            other = next(
+                (a for a in (*args, *kwargs.values()) if isinstance(a, Tensor) and a.is_floating_point()), None
+            )
+            return inplace.update(t, lambda x, _: getattr(x, self.name)(*args, **kwargs), other)
+
+        return method
 
 
 class Tensor:

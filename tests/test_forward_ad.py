@@ -92,7 +92,8 @@ def test_a_program_that_never_opens_a_level_runs_the_original_code():
     from gradbook.ops.op import Op
 
     before = [Op.__dict__["apply"], Op.__dict__["result"], shape.SplitBackward0.__dict__["apply"]]
-    before += [function.apply_custom, inplace.update, _arguments.setitem, gradbook.Tensor.__repr__]
+    before += [function.apply_custom, inplace.update, _arguments.setitem, _arguments.indexing.setitem]
+    before += [gradbook.Tensor.__repr__]
     with fw_ad.dual_level():
         assert Op.__dict__["apply"] is not before[0]
     try:
@@ -101,21 +102,41 @@ def test_a_program_that_never_opens_a_level_runs_the_original_code():
     except KeyError:
         pass
     after = [Op.__dict__["apply"], Op.__dict__["result"], shape.SplitBackward0.__dict__["apply"]]
-    after += [function.apply_custom, inplace.update, _arguments.setitem, gradbook.Tensor.__repr__]
+    after += [function.apply_custom, inplace.update, _arguments.setitem, _arguments.indexing.setitem]
+    after += [gradbook.Tensor.__repr__]
     assert after == before
     assert fw_ad._tangents == {} and fw_ad._level is None
 
 
-def test_an_inplace_change_of_a_view_of_a_dual_tensor_is_refused_not_silently_wrong():
+def test_an_inplace_change_through_a_view_changes_the_tangents_of_its_base_and_of_the_other_views():
+    """As in torch, a view's tangent is a view of its base's (here the base is the dual made by make_dual, whose
+    primal keeps no tangent); hand-derived values."""
     x = gradbook.tensor([1.0, 2.0, 3.0])
     with fw_ad.dual_level():
-        d = fw_ad.make_dual(x, gradbook.ones(3))
-        w = d[0]
-        with pytest.raises(NotImplementedError, match="shares its memory with a dual tensor"):
-            w.mul_(2)
-        with pytest.raises(NotImplementedError, match="shares its memory with a dual tensor"):
-            w[...] = 5.0
-        assert fw_ad.unpack_dual(d).primal.tolist() == [1.0, 2.0, 3.0]  # nothing changed
+        d = fw_ad.make_dual(x, gradbook.tensor([1.0, 10.0, 100.0]))
+        first, rest = d[0], d[1:]
+        first.mul_(2)  # d₀ = 2·d₀: its tangent doubles
+        rest[1] = d[0] * 3  # d₂ = 3·d₀ (after the change): tangent 6
+        assert fw_ad.unpack_dual(d).tangent.tolist() == [2.0, 10.0, 6.0]
+        assert fw_ad.unpack_dual(rest).tangent.tolist() == [10.0, 6.0]
+        assert fw_ad.unpack_dual(first).tangent.tolist() == 2.0
+        assert fw_ad.unpack_dual(x).tangent is None  # the primal has none, as in torch
+        out = gradbook.zeros(2, 3)
+        out[1].copy_(d)  # a plain tensor gets its tangent through a view of it
+        assert fw_ad.unpack_dual(out).tangent.tolist() == [[0.0, 0.0, 0.0], [2.0, 10.0, 6.0]]
+        a, b = d.clone().unbind()[:2]
+        with pytest.raises(NotImplementedError, match="piece of split, chunk or unbind"):
+            a.mul_(2)  # where a piece lies in its base is not kept: refused, not silently wrong
+    assert x.tolist() == [2.0, 2.0, 6.0]
+
+
+def test_inside_inference_mode_there_are_no_tangents_as_in_torch():
+    with fw_ad.dual_level():
+        d = fw_ad.make_dual(gradbook.tensor([1.0, 2.0]), gradbook.tensor([1.0, 1.0]))
+        with gradbook.inference_mode():
+            assert fw_ad.unpack_dual(d * d).tangent is None
+            assert fw_ad.unpack_dual(fw_ad.make_dual(gradbook.ones(2), gradbook.ones(2))).tangent is None
+        assert fw_ad.unpack_dual(d * d).tangent.tolist() == [2.0, 4.0]
 
 
 def test_hessian_by_forward_over_reverse_equals_reverse_over_reverse_and_the_hand_derived_one():

@@ -155,6 +155,7 @@ TABLE = [
     line("NormalBackward2", lambda T, a: T.normal(3.0, a * 0) * a, (3,)),
     line("NormalBackward3", lambda T, a: T.normal(a * 0 + 3, a * 0) * a, (3,)),
     line("MaskedFillBackward0", lambda T, a: a.masked_fill(a > 0, 2.0), (3, 2)),
+    line("MaskedFillBackward1", lambda T, a, v: a.masked_fill(a > 0, v), (3, 2), ()),
     line("GatherBackward0", lambda T, a: a.gather(1, T.tensor([[0, 0], [1, 0], [1, 1]])), (3, 2)),
     line("TrilBackward0", lambda T, a: a.tril(), (3, 4)),
     line("TriuBackward0", lambda T, a: a.triu(1), (3, 4)),

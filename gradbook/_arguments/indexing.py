@@ -58,8 +58,9 @@ def masked_fill(t: Tensor, mask: Any, value: Any) -> Tensor:
                 "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                 f"{value.ndim} dimension(s)."
             )
-        if value.requires_grad and _State.enabled:
-            raise NotImplementedError("gradbook's masked_fill takes a value that needs no gradient; use gradbook.where")
+        broadcast_check(m.shape, t._array.shape)
+        if t._array.dtype.kind == "f":  # a float value tensor is an input of the node (torch's masked_fill.Tensor)
+            return watch(ops.MaskedFillBackward1.apply(t, value, mask=np.broadcast_to(m, t._array.shape)), mask)
         value = value.item()
     broadcast_check(m.shape, t._array.shape)
     return watch(ops.MaskedFillBackward0.apply(t, mask=np.broadcast_to(m, t._array.shape), value=value), mask)

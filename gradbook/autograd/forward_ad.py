@@ -47,15 +47,22 @@ from .grad_mode import _State, enable_grad
 __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual"]
 
 NO_LEVEL = "Trying to create a dual Tensor for forward AD but no level exists, make sure to enter_dual_level() first."
+INVALID_LEVEL = (
+    "Trying to access a forward AD level with an invalid index. This index was either not created or is already "
+    "deleted."
+)
 NO_CUSTOM_JVP = "You must implement the jvp function for custom autograd.Function to use it with forward mode AD."
 SHARED_MEMORY = (
-    "gradbook: an in-place change inside forward_ad.dual_level() of a tensor that shares its memory with a dual "
-    "tensor (a view of it, or its base): gradbook would not update that tensor's tangent. Change a clone instead."
+    "gradbook: an in-place change inside forward_ad.dual_level() of a piece of split, chunk or unbind, or of a "
+    "tensor such a piece shares memory with: gradbook cannot tell which part of the tangents it is. Change a "
+    "clone instead."
 )
 
 _level: int | None = None  # the open level (torch has one: 0), None outside
 _paused = False  # True while this module computes a tangent: its own ops carry none
+_transforms = False  # True inside func.jvp/jacfwd, which inference_mode leaves on (as torch.func's own levels)
 _tangents: dict[int, tuple[weakref.ref, Tensor]] = {}  # id(tensor) → (the tensor, weakly; its tangent)
+_duals: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # id → a tensor make_dual made
 _originals: list[tuple[Any, str, Any]] = []  # (owner, name, original) of what an open level replaced
 
 
@@ -99,14 +106,19 @@ def enter_dual_level() -> int:
 
 def exit_dual_level(*, level: int | None = None) -> None:
     """Close the level: every tangent is forgotten, and ops carry none again."""
-    global _level
-    if _level is None or (level is not None and level != _level):
+    global _level, _transforms
+    if _level is None:
         raise RuntimeError("Dual level must be a positive number.")
+    if level is not None and level != _level:
+        raise RuntimeError(
+            "Trying to exit a forward AD level that was not the last one that was created. This is not supported."
+        )
     while _originals:
         owner, name, original = _originals.pop()
         setattr(owner, name, original)
     _tangents.clear()
-    _level, _State.dual = None, False
+    _duals.clear()
+    _level, _State.dual, _transforms = None, False, False
 
 
 class dual_level(contextlib.ContextDecorator):
@@ -122,7 +134,7 @@ class dual_level(contextlib.ContextDecorator):
 def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> Tensor:
     """A view of ``tensor`` whose tangent is ``tangent`` (the direction to differentiate in)."""
     if _level is None:
-        raise RuntimeError(NO_LEVEL)
+        raise RuntimeError(NO_LEVEL if level is None else INVALID_LEVEL)
     if level is not None and level != _level:
         raise RuntimeError("Invalid level given to _make_dual")
     for what, t in (("primal", tensor), ("tangent", tangent)):
@@ -134,13 +146,20 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
             f"not supported. Tensor is of size {list(tensor.shape)} while the given forward gradient is of size "
             f"{list(tangent.shape)}."
         )
+    if tangent_of(tangent) is not None:
+        raise RuntimeError(
+            f"Setting a forward grad that itself has a forward gradient at the same level{_level} is not supported."
+        )
     if tangent_of(tensor) is not None:
         raise RuntimeError(
             f"Making a dual Tensor based on a Tensor that already has a forward gradient at the same level {_level} "
             "is not supported."
         )
     dual = tensor.view_as(tensor)  # a view of the primal, as torch's (ViewBackward0 when it requires grad)
+    if _State.inference and not _transforms:
+        return dual  # no tangent inside inference_mode, as in torch
     _set_tangent(dual, tangent)
+    _duals[id(dual)] = dual
     return dual
 
 
@@ -211,7 +230,7 @@ def _apply_carrying(original: Any) -> classmethod:
 
     def apply(cls: Any, *args: Any, **params: Any) -> Any:
         out = plain(cls, *args, **params)
-        if not _paused:
+        if not _paused and (not _State.inference or _transforms):  # inference_mode turns forward_ad off
             tangents = [tangent_of(a) if isinstance(a, Tensor) else None for a in args]
             if any(v is not None for v in tangents):
                 _linearize(lambda *ts: plain(cls, *ts, **params), args, tangents, out)
@@ -234,26 +253,88 @@ def _custom_carrying(original: Callable) -> Callable:
     return apply_custom
 
 
-def _refuse_shared(t: Tensor) -> None:
-    """An in-place change with tangents of a tensor whose memory another dual tensor shares: refused."""
+def _members(t: Tensor) -> list[Tensor]:
+    """Every live tensor sharing t's memory: its base and the base's views."""
+    base = t._base if t._base is not None else t
     vc = t._version_counter
-    sharing = [t._base, *(ref() for ref in (vc[1] if vc is not None and len(vc) > 1 else ()))]
-    if any(s is not None and s is not t and tangent_of(s) is not None for s in sharing):
+    views = [ref() for ref in (vc[1] if vc is not None and len(vc) > 1 else ())]
+    return [base, *(w for w in views if w is not None and w is not base)]
+
+
+def _root(t: Tensor, members: list[Tensor]) -> tuple[Tensor, tuple | None]:
+    """Whose tangent t's is a part of, and the view ops from there (None: not known, a piece of split).
+    A tensor made by ``make_dual`` is a root of its own (its primal keeps no tangent, as in torch); else the
+    nearest such tensor t is a view of, or t's base."""
+    if id(t) in _duals or t._base is None:
+        return t, ()
+    if t._views is None:
+        return t._base, None
+    best = None
+    for w in members:
+        if id(w) in _duals and w._views is not None and len(w._views) <= len(t._views):
+            if all(x is y for x, y in zip(w._views, t._views)) and (best is None or len(w._views) > len(best._views)):
+                best = w
+    return (best, t._views[len(best._views) :]) if best is not None else (t._base, t._views)
+
+
+def _group(t: Tensor) -> tuple[Tensor, tuple | None, list[tuple[Tensor, tuple | None]]]:
+    """t's root, t's view ops from it, and the other tensors whose tangent is part of the root's."""
+    members = _members(t)
+    root, ops = _root(t, members)
+    others = [(w, r[1]) for w in members if w is not t and w is not root for r in [_root(w, members)] if r[0] is root]
+    return root, ops, others
+
+
+def _involved(t: Tensor, other: Any) -> bool:
+    """Whether an in-place change of t (by other) changes a tangent: t's, other's, or one sharing t's."""
+    if tangent_of(t) is not None or tangent_of(other) is not None:
+        return True
+    root, _, others = _group(t)
+    return tangent_of(root) is not None or any(tangent_of(w) is not None for w, _ in others)
+
+
+def _refresh(t: Tensor) -> None:
+    """A view that has no tangent of its own sees its part of its root's (taken before the root had one)."""
+    root, ops = _group(t)[:2]
+    if root is not t and ops is not None and tangent_of(t) is None and tangent_of(root) is not None:
+        with _pause():
+            _set_tangent(t, inplace.view_region(tangent_of(root), ops))
+
+
+def _spread(t: Tensor, tangent: Tensor | None) -> None:
+    """t changed in place and its tangent is now ``tangent``; as in torch, where a view's tangent is a view of
+    its base's, the root's tangent takes ``tangent`` in the part t sees, and every view of the root sees its
+    own part of that. (A piece of split or unbind, whose place in its base is not kept, refuses.)"""
+    root, ops, others = _group(t)
+    if root is t and not others:
+        _set_tangent(t, tangent)
+        return
+    if ops is None or any(w_ops is None for _, w_ops in others):
         raise NotImplementedError(SHARED_MEMORY)
+    with _pause():
+        if root is t:
+            whole = tangent if tangent is not None else Tensor._make(np.zeros_like(t._array))
+        else:
+            whole = tangent_of(root)
+            whole = whole.clone() if whole is not None else Tensor._make(np.zeros_like(root._array))
+            inplace.view_region(whole, ops)[...] = tangent if tangent is not None else 0.0
+        _set_tangent(root, whole)
+        for w, w_ops in [(t, ops), *others]:
+            if w is not root:
+                _set_tangent(w, inplace.view_region(whole, w_ops))
 
 
 def _update_carrying(original: Callable) -> Callable:
     def update(t: Tensor, op: Any, other: Any, ufunc: Any = None) -> Tensor:
-        tangents = (tangent_of(t), tangent_of(other) if isinstance(other, Tensor) else None)
-        if _paused or tangents == (None, None):
+        if _paused or not _involved(t, other):
             return original(t, op, other, ufunc)
         if t._base is not None:  # torch's own refusals first
             inplace.check_inplace(t, isinstance(other, Tensor) and other.requires_grad)
-        _refuse_shared(t)
+        _refresh(t)
         new = op(t, other)  # the new value, with its tangent (from t's value before the change)
         with _pause():
             original(t, op, other, ufunc)
-        _set_tangent(t, tangent_of(new) if t.is_floating_point() else None)
+        _spread(t, tangent_of(new) if t.is_floating_point() else None)
         return t
 
     return update
@@ -261,16 +342,17 @@ def _update_carrying(original: Callable) -> Callable:
 
 def _setitem_carrying(original: Callable) -> Callable:
     def setitem(t: Tensor, index: Any, value: Any) -> None:
-        tangents = (tangent_of(t), tangent_of(value))
-        if _paused or tangents == (None, None):
+        if _paused or not _involved(t, value):
             return original(t, index, value)
-        _refuse_shared(t)
+        _refresh(t)
+        before, given = tangent_of(t), tangent_of(value)
         with _pause():
             original(t, index, value)
-            if t.is_floating_point():
-                new = tangents[0].clone() if tangents[0] is not None else t.detach().clone().zero_()
-                original(new, index, tangents[1] if tangents[1] is not None else 0.0)  # t's tangent there: value's
-                _set_tangent(t, new)
+            if not t.is_floating_point():
+                return
+            new = before.clone() if before is not None else Tensor._make(np.zeros_like(t._array))
+            original(new, index, given if given is not None else 0.0)  # t's tangent there: value's
+        _spread(t, new)
 
     return setitem
 
@@ -307,5 +389,6 @@ def _CARRIERS() -> list[tuple[Any, str, Any]]:  # noqa: N802 (what an open level
         (function, "apply_custom", _custom_carrying(function.apply_custom)),
         (inplace, "update", _update_carrying(inplace.update)),
         (_arguments, "setitem", _setitem_carrying(_arguments.setitem)),
+        (_arguments.indexing, "setitem", _setitem_carrying(_arguments.indexing.setitem)),
         (Tensor, "__repr__", _repr_carrying(Tensor.__repr__)),
     ]

@@ -56,6 +56,7 @@ from .indexing import (
     IndexPutBackward0,
     IndexSelectBackward0,
     MaskedFillBackward0,
+    MaskedFillBackward1,
     NormalBackward0,
     NormalBackward1,
     NormalBackward2,

@@ -121,6 +121,17 @@ class MaskedFillBackward0(Op):
     rules = {"∂out/∂self = 1 where not mask, else 0": lambda n, g: select(g, ~n.mask)}
 
 
+class MaskedFillBackward1(Op):
+    """out = value where mask, else self (``masked_fill`` with a 0-d tensor)"""
+
+    inputs = ("self", "value")
+    forward = staticmethod(lambda a, value, mask: np.where(mask, value.astype(a.dtype), a))
+    rules = {
+        "∂out/∂self = 1 where not mask, else 0": lambda n, g: select(g, ~n.mask),
+        "∂out/∂value = 1 where mask: g summed there": lambda n, g: select(g, n.mask).sum(),
+    }
+
+
 class GatherBackward0(Op):
     """out = self picked along ``dim`` at ``index`` (for dim 0: out[i][j] = self[index[i][j]][j])"""
 
