@@ -104,7 +104,7 @@ mkldnn_linear_backward_weights mkldnn_max_pool2d mkldnn_max_pool3d mkldnn_rnn_la
 msort mtia multiprocessing mvlgamma nan nan_to_num_ nanmean nanmedian nanquantile nansum narrow_copy
 native_batch_norm native_channel_shuffle native_dropout native_group_norm native_layer_norm
 native_norm neg_ negative_ nested newaxis nextafter nonzero nonzero_static norm_except_dim
-nuclear_norm orgqr ormqr os overrides package pairwise_distance parse_ir parse_schema
+nuclear_norm onnx orgqr ormqr os overrides package pairwise_distance parse_ir parse_schema
 parse_type_comment pca_lowrank pdist per_channel_affine per_channel_affine_float_qparams
 per_channel_symmetric per_tensor_affine per_tensor_symmetric permute_copy pi pinverse pixel_shuffle
 pixel_unshuffle platform poisson poisson_nll_loss polar polygamma positive prelu

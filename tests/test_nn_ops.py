@@ -42,6 +42,8 @@ TABLE = [
     # activations
     line("LeakyReluBackward0", lambda T, a: F(T).leaky_relu(a, 0.1), (5,)),
     line("AddBackward1", lambda T, a: F(T).rms_norm(a, (4,), eps=0.01), (3, 4)),  # rms_norm adds eps in ATen
+    line("MulBackward1", lambda T, a: F(T).cross_entropy(a, T.tensor([1, 0, 3]), label_smoothing=0.1), (3, 4)),
+    line("DivBackward1", lambda T, a: F(T).cross_entropy(a, T.full((3, 4), 0.25, dtype=T.float64)), (3, 4)),
     line("GeluBackward0", lambda T, a: F(T).gelu(a), (5,)),
     line("GeluBackward0", lambda T, a: F(T).gelu(a, approximate="tanh"), (2, 3)),
     line("ConvolutionBackward0", lambda T, a, w, b: F(T).conv2d(a, w, b), (2, 3, 5, 5), (4, 3, 3, 3), (4,)),

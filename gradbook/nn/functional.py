@@ -139,12 +139,73 @@ def cross_entropy(
     reduction: str = "mean",
     label_smoothing: float = 0.0,
 ) -> Tensor:
-    """Cross-entropy of class scores (logits) and class indices: nll_loss(log_softmax(input))."""
-    if label_smoothing:
-        raise NotImplementedError("gradbook's cross_entropy has no label_smoothing; mix the targets by hand")
+    """Cross-entropy of class scores (logits) and class indices, nll_loss(log_softmax(input)), or class
+    probabilities (a float target of the input's shape); with ``label_smoothing`` ε, the target mixed with
+    the uniform distribution, (1 - ε)·target + ε/C, computed as torch's ATen code computes it."""
     classes = 1 if input.ndim > 1 else 0  # (N, C) scores, or (C,) for one example
     reduction = _legacy_reduction(size_average, reduce, reduction)  # nll_loss checks it
-    return nll_loss(input.log_softmax(classes), target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    if isinstance(target, Tensor) and tuple(input.shape) == tuple(target.shape):  # class probabilities
+        if not target.is_floating_point():
+            raise RuntimeError(
+                "Expected floating point type for target with class probabilities, got "
+                f"{scalar_name(target._array.dtype)}"
+            )
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        return _cross_entropy_probabilities(input, target, weight, reduction, label_smoothing, classes)
+    log_p = input.log_softmax(classes)
+    loss = nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing <= 0.0:
+        return loss
+    n = input.shape[classes]  # ATen's cross_entropy_loss_label_smoothing, step by step
+    ignored = target == ignore_index
+    if weight is not None:
+        shape = [1] * log_p.ndim
+        shape[classes] = n
+        smooth = -(log_p * weight.view(shape)).sum(classes)
+    else:
+        smooth = -log_p.sum(classes)
+    smooth.masked_fill_(ignored, 0.0)
+    if reduction == "mean":
+        kept = weight.gather(0, target[~ignored].flatten()).sum() if weight is not None else (~ignored).sum()
+        smooth = smooth.sum() / kept
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return ops.MulBackward1.apply(loss, other=1 - label_smoothing) + ops.MulBackward1.apply(
+        smooth, other=label_smoothing / n
+    )
+
+
+def _cross_entropy_probabilities(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None,
+    reduction: str,
+    label_smoothing: float,
+    classes: int,
+) -> Tensor:
+    """Cross-entropy against class probabilities, -Σ target · log_softmax(input), as ATen computes it."""
+    _check_reduction(reduction)
+    n = input.shape[classes]
+    if weight is not None and (weight.ndim != 1 or weight.numel() != n):
+        raise RuntimeError(
+            f"cross_entropy: weight tensor should be defined either for all {n} classes or no classes but got "
+            f"weight tensor of shape: {list(weight.shape)}"
+        )
+    log_p = input.log_softmax(classes)
+    if label_smoothing > 0.0:
+        target = target * (1 - label_smoothing) + label_smoothing / n
+    product = log_p * target
+    if weight is not None:
+        shape = [1] * log_p.ndim
+        shape[classes] = n
+        product = product * (weight.view(shape) if log_p.ndim > 1 else weight)
+    if reduction == "none":
+        return -product.sum(classes)
+    total = -product.sum()
+    return total if reduction == "sum" else ops.DivBackward1.apply(total, other=input.numel() // n)
 
 
 # ------------------------------------------------ activations

@@ -31,6 +31,20 @@ class AddBackward1(Op):
     rules = {"∂out/∂self = 1": lambda n, g: g}
 
 
+class MulBackward1(Op):
+    """out = self · other, a number (ATen's own ``mul(Tensor, Scalar)``: label smoothing's weights)"""
+
+    forward = staticmethod(lambda a, other: a * other)
+    rules = {"∂out/∂self = other": lambda n, g: g * n.other}
+
+
+class DivBackward1(Op):
+    """out = self / other, a number (ATen's own ``div(Tensor, Scalar)``)"""
+
+    forward = staticmethod(lambda a, other: a / other)
+    rules = {"∂out/∂self = 1/other": lambda n, g: g / n.other}
+
+
 class SubBackward0(Op):
     """out = self - alpha·other"""
 

@@ -111,7 +111,7 @@ class NLLLoss(_WeightedLoss):
 
 
 class CrossEntropyLoss(_WeightedLoss):
-    """Cross-entropy of class scores and class indices."""
+    """Cross-entropy of class scores and class indices (or class probabilities), with ``label_smoothing``."""
 
     def __init__(
         self,
@@ -120,11 +120,17 @@ class CrossEntropyLoss(_WeightedLoss):
         ignore_index: int = -100,
         reduce: Any = None,
         reduction: str = "mean",
+        label_smoothing: float = 0.0,
     ) -> None:
         super().__init__(weight, size_average, reduce, reduction)
-        self.ignore_index = ignore_index
+        self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
         return functional.cross_entropy(
-            input, target, self.weight, ignore_index=self.ignore_index, reduction=self.reduction
+            input,
+            target,
+            self.weight,
+            ignore_index=self.ignore_index,
+            reduction=self.reduction,
+            label_smoothing=self.label_smoothing,
         )
