@@ -642,8 +642,8 @@ def embedding(
     tensor([[4., 5.],
             [0., 1.]])
     """
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError("gradbook's embedding has no max_norm, scale_grad_by_freq or sparse")
+    if sparse:
+        raise NotImplementedError("gradbook's embedding has no sparse gradients (gradbook has no sparse tensors)")
     if input._array.dtype not in (np.int64, np.int32):
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
@@ -654,7 +654,16 @@ def embedding(
         raise IndexError("index out of range in self")
     if padding_idx is not None and padding_idx < 0:
         padding_idx += rows
-    return ops.EmbeddingBackward0.apply(weight, indices=input, padding_idx=padding_idx)
+    if max_norm is not None:  # the rows used rescaled in place to norm ≤ max_norm first: torch's embedding_renorm_
+        with no_grad():
+            for i in np.unique(input._array):
+                norm = float(weight[int(i)].norm(norm_type))
+                if norm > max_norm:
+                    weight._array[i] *= np.asarray(max_norm / (norm + 1e-7), weight._array.dtype)
+        weight._version += 1  # one in-place op
+    return ops.EmbeddingBackward0.apply(
+        weight, indices=input, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq
+    )
 
 
 # ------------------------------------------------ losses

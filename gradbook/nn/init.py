@@ -21,6 +21,9 @@ import math
 import warnings
 from typing import Any
 
+import numpy as np
+
+from .. import _factories
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
 
@@ -31,6 +34,7 @@ __all__ = [
     "kaiming_uniform_",
     "normal_",
     "ones_",
+    "orthogonal_",
     "uniform_",
     "xavier_normal_",
     "xavier_uniform_",
@@ -147,3 +151,22 @@ def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> 
     """Glorot initialisation: normal with std = gain·√(2/(fan_in + fan_out))."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
+    """Fill with a (semi-)orthogonal matrix times ``gain`` (Saxe et al.): the Q of the QR decomposition of a
+    normal draw (torch's draw), its columns' signs fixed by R's diagonal. The values are torch's up to the
+    rounding of the LAPACK each library calls (about 1e-7 in float32)."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    flattened = _factories.empty(rows, cols, dtype=tensor.dtype).normal_(0, 1, generator=generator)._array
+    q, r = np.linalg.qr(flattened if rows >= cols else flattened.T)
+    q = q * np.sign(np.diag(r))
+    with no_grad():
+        tensor.copy_(Tensor._make(np.ascontiguousarray(q if rows >= cols else q.T)).reshape(tensor.shape))
+        tensor.mul_(gain)
+    return tensor

@@ -290,13 +290,22 @@ class EmbeddingBackward0(Op):
     """out = weight[indices]: one row of weight per index"""
 
     inputs = ("weight",)
-    forward = staticmethod(lambda w, indices, padding_idx: w[indices._array])
+    scale_grad_by_freq = False
+    forward = staticmethod(lambda w, indices, padding_idx, scale_grad_by_freq=False: w[indices._array])
     rules = {
         "∂/∂weight: g added into each index's row (not padding_idx's)": lambda n, g: added_at(
-            g if n.padding_idx is None else g * constant(_not_padding(n), g), shape_of(n), n.indices._array
+            g if n.padding_idx is None and not n.scale_grad_by_freq else g * constant(_row_factor(n), g),
+            shape_of(n),
+            n.indices._array,
         ),
     }
 
 
-def _not_padding(n: Op) -> np.ndarray:
-    return (n.indices._array != n.padding_idx)[..., None].astype(dtype_of(n))
+def _row_factor(n: Op) -> np.ndarray:
+    """Each index's factor on its gradient: 0 for padding_idx; with scale_grad_by_freq, 1/(how often the
+    index appears in the batch)."""
+    idx = n.indices._array
+    factor = np.ones(idx.shape, dtype_of(n)) if n.padding_idx is None else (idx != n.padding_idx).astype(dtype_of(n))
+    if n.scale_grad_by_freq:
+        factor = factor / np.bincount(idx.ravel(), minlength=shape_of(n)[0])[idx]
+    return factor[..., None].astype(dtype_of(n))

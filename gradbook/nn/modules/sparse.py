@@ -46,8 +46,10 @@ class Embedding(Module):
         self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
         if _weight is None:
-            weight = _factories.randn(num_embeddings, embedding_dim, dtype=dtype, device=device)
-            self.weight = Parameter(weight, not _freeze)
+            self.weight = Parameter(_factories.empty(num_embeddings, embedding_dim, dtype=dtype, device=device))
+            with no_grad():  # torch's reset_parameters: normal_ in place (the weight's version is 1)
+                self.weight.normal_()
+            self.weight.requires_grad_(not _freeze)
             if padding_idx is not None:
                 with no_grad():
                     self.weight[padding_idx] = 0.0
