@@ -409,7 +409,16 @@ def conv1d(
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
-def _pool_args(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any = 1) -> tuple:
+def _pool_args(
+    input: Tensor,  # noqa: A002
+    kernel_size: Any,
+    stride: Any,
+    padding: Any,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+) -> tuple:
+    """kernel, stride, each spatial dim's (before, after) padding, dilation. With ``ceil_mode`` the last
+    window may run past the input: padded after as far as it does (torch's rule: it starts inside)."""
     if input.ndim not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     kernel = _ints(kernel_size, 2)
@@ -421,7 +430,14 @@ def _pool_args(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilat
                 f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and "
                 f"dilation={d}"
             )
-    return kernel, stride, tuple((p, p) for p in pads), dilation
+    pairs = []
+    for size, p, k, s, d in zip(input.shape[-2:], pads, kernel, stride, dilation):
+        span = d * (k - 1) + 1
+        out = (size + 2 * p - span + (s - 1 if ceil_mode else 0)) // s + 1
+        if ceil_mode and (out - 1) * s >= size + p:  # the last window must start inside the input or its padding
+            out -= 1
+        pairs.append((p, max(p, (out - 1) * s + span - size - p)))
+    return kernel, stride, tuple(pairs), dilation
 
 
 def max_pool2d(
@@ -436,12 +452,10 @@ def max_pool2d(
     """The largest value of each window; one MaxPool2DWithIndicesBackward0 node (the gradient goes
     to each window's largest value). ``return_indices=True`` also gives where each one was, as an
     index into its channel's H·W values."""
-    if ceil_mode:
-        raise NotImplementedError("gradbook's max_pool2d has no ceil_mode: pad the input so the windows fit")
     if input.ndim == 3:
         out = max_pool2d(input.unsqueeze(0), kernel_size, stride, padding, dilation, ceil_mode, return_indices)
         return (out[0].squeeze(0), out[1].squeeze(0)) if return_indices else out.squeeze(0)
-    kernel, stride, pads, dilation = _pool_args(input, kernel_size, stride, padding, dilation)
+    kernel, stride, pads, dilation = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode)
     out = ops.MaxPool2DWithIndicesBackward0.apply(input, kernel=kernel, stride=stride, padding=pads, dilation=dilation)
     if not return_indices:
         return out
@@ -457,16 +471,34 @@ def avg_pool2d(
     count_include_pad: bool = True,
     divisor_override: Any = None,
 ) -> Tensor:
-    """The mean of each window (padding counted as zeros); one AvgPool2DBackward0 node."""
-    if ceil_mode or not count_include_pad or divisor_override is not None:
-        raise NotImplementedError(
-            "gradbook's avg_pool2d averages whole windows only (no ceil_mode, count_include_pad=False or "
-            "divisor_override)"
-        )
+    """The mean of each window; one AvgPool2DBackward0 node. The divisor is torch's: the window's size within
+    the input and its padding (``count_include_pad``), or within the input only, or ``divisor_override``;
+    with ``ceil_mode`` a last window running past the padding counts only what it covers."""
     if input.ndim == 3:
-        return avg_pool2d(input.unsqueeze(0), kernel_size, stride, padding).squeeze(0)
-    kernel, stride, pads, _ = _pool_args(input, kernel_size, stride, padding)
-    return ops.AvgPool2DBackward0.apply(input, kernel=kernel, stride=stride, padding=pads)
+        args = (kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+        return avg_pool2d(input.unsqueeze(0), *args).squeeze(0)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    kernel, stride, pads, _ = _pool_args(input, kernel_size, stride, padding, 1, ceil_mode)
+    sizes = []
+    for size, (before, after), k, s in zip(input.shape[-2:], pads, kernel, stride):
+        padded = size + before + after
+        starts = np.arange(0, padded - k + 1, s) - before  # each window's first place, in the input
+        low, high = (
+            (starts, np.minimum(starts + k, size + before))
+            if count_include_pad
+            else (
+                np.maximum(starts, 0),
+                np.minimum(starts + k, size),
+            )
+        )
+        sizes.append(high - low)
+    divisor = (
+        np.multiply.outer(*sizes)
+        if divisor_override is None
+        else np.full((len(sizes[0]), len(sizes[1])), divisor_override)
+    )
+    return ops.AvgPool2DBackward0.apply(input, kernel=kernel, stride=stride, padding=pads, divisor=divisor)
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002

@@ -176,21 +176,22 @@ def _pool_grad_recorded(n: Op, g: Any, share: Any, dilation: tuple) -> Any:
 
 
 class AvgPool2DBackward0(Op):
-    """out = the mean of each window (padding counts as zeros: count_include_pad)"""
+    """out = each window's sum over its ``divisor`` (the window's size; smaller where it runs past the input)"""
 
+    unexposed = ("divisor",)
     forward = staticmethod(
-        lambda a, kernel, stride, padding: (
-            _fields(_padded(a, padding), kernel, stride, (1, 1)).mean(axis=(-2, -1)).astype(a.dtype)
-        )
+        lambda a, kernel, stride, padding, divisor: (
+            _fields(_padded(a, padding), kernel, stride, (1, 1)).sum(axis=(-2, -1)) / divisor.astype(a.dtype)
+        ).astype(a.dtype)
     )
     rules = {"∂/∂self: each g shared evenly over its window": lambda n, g: _avg_pool_grad(n, g)}
 
 
 def _avg_pool_grad(n: Op, g: Any) -> Any:
     if is_tensor(g):
-        even = np.full(tuple(g.shape) + (math.prod(n.kernel),), 1 / math.prod(n.kernel), dtype=g._array.dtype)
-        return _pool_grad_recorded(n, g, constant(even, g), (1, 1))
-    share = np.broadcast_to((g / math.prod(n.kernel))[..., None, None], g.shape + tuple(n.kernel))
+        even = np.broadcast_to((1 / n.divisor)[..., None], tuple(g.shape) + (math.prod(n.kernel),))
+        return _pool_grad_recorded(n, g, constant(even.astype(g._array.dtype), g), (1, 1))
+    share = np.broadcast_to((g / n.divisor.astype(g.dtype))[..., None, None], g.shape + tuple(n.kernel))
     return _unfields(share, shape_of(n), n.padding, n.kernel, n.stride, (1, 1))
 
 
