@@ -42,6 +42,13 @@ TABLE = [
     # activations
     line("LeakyReluBackward0", lambda T, a: F(T).leaky_relu(a, 0.1), (5,)),
     line("AddBackward1", lambda T, a: F(T).rms_norm(a, (4,), eps=0.01), (3, 4)),  # rms_norm adds eps in ATen
+    line("ConstantPadNdBackward0", lambda T, a: F(T).pad(a, (1, 2, -1, 0), value=0.5), (2, 3, 4)),
+    line("ReflectionPad1DBackward0", lambda T, a: F(T).pad(a, (2, 1), mode="reflect"), (2, 3, 5)),
+    line("ReflectionPad2DBackward0", lambda T, a: F(T).pad(a, (1, 1, 2, 0), mode="reflect"), (1, 2, 4, 5)),
+    line("ReflectionPad3DBackward0", lambda T, a: F(T).pad(a, (1, 0, 1, 1, 2, 1), mode="reflect"), (1, 2, 3, 4, 4)),
+    line("ReplicationPad1DBackward0", lambda T, a: F(T).pad(a, (2, 1), mode="replicate"), (2, 3, 5)),
+    line("ReplicationPad2DBackward0", lambda T, a: F(T).pad(a, (1, 3, 2, 0), mode="replicate"), (1, 2, 4, 5)),
+    line("ReplicationPad3DBackward0", lambda T, a: F(T).pad(a, (1, 0, 2, 1, 0, 1), mode="replicate"), (1, 2, 3, 4, 4)),
     line("MulBackward1", lambda T, a: F(T).cross_entropy(a, T.tensor([1, 0, 3]), label_smoothing=0.1), (3, 4)),
     line("DivBackward1", lambda T, a: F(T).cross_entropy(a, T.full((3, 4), 0.25, dtype=T.float64)), (3, 4)),
     line("GeluBackward0", lambda T, a: F(T).gelu(a), (5,)),

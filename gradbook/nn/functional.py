@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _arguments, _factories, ops
 from .._dtypes import float16, scalar_name, type_name
+from .._messages import warn_once
 from ..autograd import inplace as _inplace
 from ..autograd.grad_mode import no_grad
 from ..ops.conv import pool_indices
@@ -369,6 +370,14 @@ def _convolution(
     kernel = tuple(weight.shape[2:])
     stride, dilation = _ints(stride, nd), _ints(dilation, nd)
     pads = _conv_padding(padding, kernel, dilation, stride)
+    if any(b != e for b, e in pads):  # 'same' with an even kernel: torch pads the extra element first, and warns
+        warn_once(
+            "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of the "
+            "input be created"
+        )
+        extra = [x for b, e in reversed(pads) for x in (0, e - b)]
+        input = pad(input, extra)  # noqa: A001
+        pads = tuple((b, b) for b, _ in pads)
     bias = bias if bias is not None else _factories.zeros(weight.shape[0], dtype=input.dtype)  # needs no gradient
     return ops.ConvolutionBackward0.apply(
         input, weight, bias, stride=stride, padding=pads, dilation=dilation, groups=groups
@@ -407,6 +416,93 @@ def conv1d(
 ) -> Tensor:
     """A 1-D convolution: input (N, C, L), weight (O, C/groups, k); one ConvolutionBackward0 node."""
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 1)
+
+
+_PAD_SIZES = (
+    "Supported combinations for non-constant padding:\n"
+    "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+    "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+    "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
+)
+
+
+def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:  # noqa: A002
+    """``input`` with borders added to its last dimensions: ``pad`` is (left, right) for the last one, then
+    (top, bottom) for the one before ...; ``mode`` "constant" (``value``, 0 by default; a negative pad crops),
+    "reflect", "replicate" or "circular" (the last 1, 2 or 3 dimensions of a batch).
+
+    >>> import gradbook as torch
+    >>> torch.nn.functional.pad(torch.tensor([[1.0, 2.0, 3.0]]), (2, 1), mode="reflect")
+    tensor([[3., 2., 1., 2., 3., 2.]])
+    """
+    return _pad(input, tuple(int(p) for p in pad), mode, value)
+
+
+def _pad(input: Tensor, pad: tuple, mode: str, value: float | None) -> Tensor:  # noqa: A002
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError(
+            "Padding length should be less than or equal to two times the input dimension but got padding length "
+            f"{len(pad)} and input of dimension {input.ndim}"
+        )
+    if mode == "constant":
+        return ops.ConstantPadNdBackward0.apply(input, pad=pad, value=0.0 if value is None else value)
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    dims = len(pad) // 2
+    if not 1 <= dims <= 3 or input.ndim not in (dims + 1, dims + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n{_PAD_SIZES}"
+        )
+    if mode == "reflect":
+        for k in range(dims):
+            d = input.ndim - 1 - k
+            if pad[2 * k] >= input.shape[d] or pad[2 * k + 1] >= input.shape[d]:
+                raise RuntimeError(
+                    "Argument #4: Padding size should be less than the corresponding input dimension, but got: "
+                    f"padding ({pad[2 * k]}, {pad[2 * k + 1]}) at dimension {d} of input {list(input.shape)}"
+                )
+        reflection = (ops.ReflectionPad1DBackward0, ops.ReflectionPad2DBackward0, ops.ReflectionPad3DBackward0)
+        return reflection[dims - 1].apply(input, padding=pad)
+    if mode == "replicate":
+        replication = (ops.ReplicationPad1DBackward0, ops.ReplicationPad2DBackward0, ops.ReplicationPad3DBackward0)
+        return replication[dims - 1].apply(input, padding=pad)
+    return _pad_circular(input, pad)
+
+
+def _pad_circular(input: Tensor, pad: tuple) -> Tensor:  # noqa: A002
+    """Circular padding as torch's ``_pad_circular`` builds it: the input copied into the middle of a new
+    tensor, then each border copied from the opposite side of that tensor (CopySlices of slices)."""
+    dims = len(pad) // 2
+    shape = list(input.shape)
+    for k in range(dims):
+        d = input.ndim - 1 - k
+        if pad[2 * k] > shape[d] or pad[2 * k + 1] > shape[d]:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        shape[d] += pad[2 * k] + pad[2 * k + 1]
+        if shape[d] < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    out = _factories.empty(*shape, dtype=input.dtype)
+    inner, source = [slice(None)] * input.ndim, [slice(None)] * input.ndim
+    for k in range(dims):
+        d, (left, right) = input.ndim - 1 - k, (pad[2 * k], pad[2 * k + 1])
+        inner[d] = slice(max(left, 0), shape[d] - max(right, 0))
+        source[d] = slice(max(-left, 0), input.shape[d] - max(-right, 0))
+    out[tuple(inner)] = input[tuple(source)]
+    for k in range(dims):
+        d, (left, right) = input.ndim - 1 - k, (pad[2 * k], pad[2 * k + 1])
+        if left > 0:
+            out[(slice(None),) * d + (slice(0, left),)] = out[
+                (slice(None),) * d + (slice(shape[d] - left - max(right, 0), shape[d] - max(right, 0)),)
+            ]
+        if right > 0:
+            out[(slice(None),) * d + (slice(shape[d] - right, shape[d]),)] = out[
+                (slice(None),) * d + (slice(max(left, 0), max(left, 0) + right),)
+            ]
+    return out
 
 
 def _pool_args(

@@ -92,6 +92,15 @@ from .loss import (
 )
 from .normalization import NativeBatchNormBackward0, NativeLayerNormBackward0
 from .op import Op
+from .padding import (
+    ConstantPadNdBackward0,
+    ReflectionPad1DBackward0,
+    ReflectionPad2DBackward0,
+    ReflectionPad3DBackward0,
+    ReplicationPad1DBackward0,
+    ReplicationPad2DBackward0,
+    ReplicationPad3DBackward0,
+)
 from .pointwise import (
     AbsBackward0,
     AcosBackward0,

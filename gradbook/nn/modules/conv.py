@@ -41,8 +41,11 @@ class _ConvNd(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups != 0:
             raise ValueError("out_channels must be divisible by groups")
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"gradbook pads convolutions with zeros only, not padding_mode={padding_mode!r}")
+        valid_padding_modes = {"zeros", "reflect", "replicate", "circular"}
+        if padding_mode not in valid_padding_modes:
+            raise ValueError(
+                f"padding_mode must be one of {valid_padding_modes}, but got padding_mode='{padding_mode}'"
+            )
         nd = self._nd
         self.in_channels, self.out_channels, self.groups, self.padding_mode = (
             in_channels,
@@ -54,6 +57,11 @@ class _ConvNd(Module):
             functional._ints(v, nd) for v in (kernel_size, stride, dilation)
         )
         self.padding = padding if isinstance(padding, str) else functional._ints(padding, nd)
+        if isinstance(padding, str):  # F.pad's widths for a padding_mode other than zeros, last dimension first
+            totals = [d * (k - 1) if padding == "same" else 0 for d, k in zip(self.dilation, self.kernel_size)]
+            self._reversed_padding_repeated_twice = [x for t in reversed(totals) for x in (t // 2, t - t // 2)]
+        else:
+            self._reversed_padding_repeated_twice = [x for p in reversed(self.padding) for x in (p, p)]
         self.output_padding, self.transposed = (0,) * nd, False
         shape = (out_channels, in_channels // groups, *self.kernel_size)
         self.weight = Parameter(_factories.empty(shape, dtype=dtype, device=device))
@@ -74,6 +82,9 @@ class _ConvNd(Module):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         conv = functional.conv2d if self._nd == 2 else functional.conv1d
+        if self.padding_mode != "zeros":  # the border first (F.pad), then a convolution without padding
+            padded = functional.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            return conv(padded, self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
         return conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
     def extra_repr(self) -> str:
@@ -87,6 +98,8 @@ class _ConvNd(Module):
             text += f", groups={self.groups}"
         if self.bias is None:
             text += ", bias=False"
+        if self.padding_mode != "zeros":
+            text += f", padding_mode={self.padding_mode}"
         return text
 
 
