@@ -55,6 +55,16 @@ TABLE = [
     line("GeluBackward0", lambda T, a: F(T).gelu(a, approximate="tanh"), (2, 3)),
     line("ConvolutionBackward0", lambda T, a, w, b: F(T).conv2d(a, w, b), (2, 3, 5, 5), (4, 3, 3, 3), (4,)),
     line(
+        "ConvolutionBackward0",  # transposed
+        lambda T, a, w, b: F(T).conv_transpose2d(a, w, b, stride=2, padding=1, output_padding=1, groups=2),
+        (2, 4, 3, 3),
+        (4, 1, 3, 3),
+        (2,),
+    ),
+    line(
+        "ConvolutionBackward0", lambda T, a, w: F(T).conv_transpose1d(a, w, stride=2, dilation=2), (2, 3, 4), (3, 2, 3)
+    ),
+    line(
         "ConvolutionBackward0",
         lambda T, a, w: F(T).conv2d(a, w, stride=2, padding=(1, 2), dilation=(2, 1), groups=2),
         (1, 4, 7, 6),

@@ -380,7 +380,7 @@ def _convolution(
         pads = tuple((b, b) for b, _ in pads)
     bias = bias if bias is not None else _factories.zeros(weight.shape[0], dtype=input.dtype)  # needs no gradient
     return ops.ConvolutionBackward0.apply(
-        input, weight, bias, stride=stride, padding=pads, dilation=dilation, groups=groups
+        input, weight, bias, stride=stride, padding=pads, dilation=dilation, groups=groups, output_padding=(0,) * nd
     )
 
 
@@ -403,6 +403,84 @@ def conv2d(
               [20., 24.]]]])
     """
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2)
+
+
+def _conv_transpose(
+    input: Tensor,  # noqa: A002
+    weight: Tensor,
+    bias: Any,
+    stride: Any,
+    padding: Any,
+    output_padding: Any,
+    groups: int,
+    dilation: Any,
+    nd: int,
+) -> Tensor:
+    if isinstance(padding, str):
+        raise TypeError(f"conv_transpose{nd}d(): argument 'padding' must be tuple of ints, not str")
+    if input.ndim == nd + 1:  # one example without a batch dimension
+        args = (weight, bias, stride, padding, output_padding, groups, dilation, nd)
+        return _conv_transpose(input.unsqueeze(0), *args).squeeze(0)
+    if input.ndim != nd + 2:
+        raise RuntimeError(
+            f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to conv_transpose{nd}d, but got input of "
+            f"size: {list(input.shape)}"
+        )
+    if input.shape[1] != weight.shape[0]:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {list(weight.shape)}, expected input{list(input.shape)} to have "
+            f"{weight.shape[0]} channels, but got {input.shape[1]} channels instead"
+        )
+    stride, dilation, pads, extra = (_ints(v, nd) for v in (stride, dilation, padding, output_padding))
+    if any(e >= s and e >= d for e, s, d in zip(extra, stride, dilation)):
+        names = ("height", "width") if nd == 2 else ("width",)
+        got = " ".join(
+            f"{what}_{name}: {v}"
+            for what, vs in (("output_padding", extra), ("stride", stride), ("dilation", dilation))
+            for name, v in zip(names, vs)
+        )
+        raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got {got}")
+    bias = bias if bias is not None else _factories.zeros(weight.shape[1] * groups, dtype=input.dtype)
+    return ops.ConvolutionBackward0.apply(
+        input,
+        weight,
+        bias,
+        stride=stride,
+        padding=tuple((p, p) for p in pads),
+        dilation=dilation,
+        groups=groups,
+        transposed=True,
+        output_padding=extra,
+    )
+
+
+def conv_transpose2d(
+    input: Tensor,  # noqa: A002
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
+) -> Tensor:
+    """A transposed 2-D convolution (the input gradient of conv2d, used to upsample): input (N, C_in, H, W),
+    weight (C_in, C_out/groups, kH, kW); one ConvolutionBackward0 node (``transposed=True``)."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
+
+
+def conv_transpose1d(
+    input: Tensor,  # noqa: A002
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
+) -> Tensor:
+    """A transposed 1-D convolution: input (N, C_in, L), weight (C_in, C_out/groups, k)."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
 
 
 def conv1d(

@@ -69,18 +69,88 @@ def _conv_grads(n: Op, g: Any, input: Any, weight: Any) -> tuple[np.ndarray, np.
     fields times g summed over the batch and positions."""
     if is_tensor(g):
         return _conv_grads_recorded(n, g, input, weight)
-    x, w, groups = input, weight, n.groups
-    nd = w.ndim - 2
-    f, k, out = _conv_subscripts(nd)
-    bn, c, o = x.shape[0], x.shape[1], w.shape[0]
-    fields = _fields(_padded(x, n.padding), w.shape[2:], n.stride, n.dilation)
+    x, w = input, weight
+    grad_input = _onto_fields(g, w, x.shape, n.padding, n.stride, n.dilation, n.groups)
+    return grad_input.astype(x.dtype, copy=False), _weight_grad(g, x, w, n).astype(w.dtype, copy=False)
+
+
+def _onto_fields(
+    g: np.ndarray, w: np.ndarray, shape: tuple, padding: tuple, stride: tuple, dilation: tuple, groups: int
+) -> np.ndarray:
+    """g (N, O, *positions) through w back onto each receptive field of an input of ``shape``: a
+    convolution's input gradient, and a transposed convolution's output."""
+    f, k, out = _conv_subscripts(w.ndim - 2)
+    bn, o = g.shape[0], w.shape[0]
     gg = g.reshape((bn, groups, o // groups) + g.shape[2:])
     wg = w.reshape((groups, o // groups) + w.shape[1:])
-    grad_fields = np.einsum(f"{out},{k}->{f}", gg, wg, optimize=True).reshape(fields.shape)
-    grad_input = _unfields(grad_fields, x.shape, n.padding, w.shape[2:], n.stride, n.dilation)
+    grad_fields = np.einsum(f"{out},{k}->{f}", gg, wg, optimize=True)
+    grad_fields = grad_fields.reshape((bn, shape[1]) + g.shape[2:] + w.shape[2:])
+    return _unfields(grad_fields, shape, padding, w.shape[2:], stride, dilation)
+
+
+def _weight_grad(g: np.ndarray, x: np.ndarray, w: np.ndarray, n: Op) -> np.ndarray:
+    """Σ over the batch and positions of g (N, O, *positions) times x's receptive fields: ∂/∂weight."""
+    f, k, out = _conv_subscripts(w.ndim - 2)
+    bn, c, o, groups = x.shape[0], x.shape[1], w.shape[0], n.groups
+    fields = _fields(_padded(x, n.padding), w.shape[2:], n.stride, n.dilation)
+    fields = fields[(slice(None), slice(None)) + tuple(slice(0, p) for p in g.shape[2:])]  # a transposed conv's
+    gg = g.reshape((bn, groups, o // groups) + g.shape[2:])  # output_padding adds places no field starts at
     grouped = fields.reshape((bn, groups, c // groups) + fields.shape[2:])
-    grad_weight = np.einsum(f"{out},{f}->{k}", gg, grouped, optimize=True).reshape(w.shape)
-    return grad_input.astype(x.dtype, copy=False), grad_weight.astype(w.dtype, copy=False)
+    return np.einsum(f"{out},{f}->{k}", gg, grouped, optimize=True).reshape(w.shape)
+
+
+def _conv_transposed(
+    x: np.ndarray,
+    w: np.ndarray,
+    b: np.ndarray,
+    stride: tuple,
+    padding: tuple,
+    dilation: tuple,
+    groups: int,
+    transposed: bool = True,
+    output_padding: tuple = (),
+) -> np.ndarray:
+    """A transposed convolution: x (N, C_in, *positions) spread through w (C_in, C_out/groups, *kernel)
+    onto the output positions that see it, the input gradient of the convolution with w."""
+    nd = w.ndim - 2
+    size = tuple(
+        (i - 1) * s - p + d * (k - 1) + op + 1 - q
+        for i, s, (p, q), d, k, op in zip(x.shape[2:], stride, padding, dilation, w.shape[2:], output_padding)
+    )
+    y = _onto_fields(x, w, (x.shape[0], w.shape[1] * groups) + size, padding, stride, dilation, groups)
+    return (y + b.reshape((1, -1) + (1,) * nd)).astype(x.dtype, copy=False)
+
+
+def _convolution(
+    x: np.ndarray,
+    w: np.ndarray,
+    b: np.ndarray,
+    stride: tuple,
+    padding: tuple,
+    dilation: tuple,
+    groups: int,
+    transposed: bool = False,
+    output_padding: tuple = (),
+) -> np.ndarray:
+    if transposed:
+        return _conv_transposed(x, w, b, stride, padding, dilation, groups, transposed, output_padding)
+    return _conv(x, w, b, stride, padding, dilation, groups)
+
+
+def _transposed_input_grad(n: Op, g: Any, weight: Any) -> Any:
+    """A transposed convolution's ∂/∂input: the plain convolution of g with the same weight."""
+    zero = np.zeros(weight.shape[0], g._array.dtype if is_tensor(g) else g.dtype)
+    if is_tensor(g):
+        params = {"stride": n.stride, "padding": n.padding, "dilation": n.dilation, "groups": n.groups}
+        return ConvolutionBackward0.apply(g, weight, constant(zero, g), **params)
+    return _conv(g, weight, zero, n.stride, n.padding, n.dilation, n.groups)
+
+
+def _transposed_weight_grad(n: Op, g: Any, input: Any, weight: Any) -> Any:  # noqa: A002
+    """A transposed convolution's ∂/∂weight: the convolution's weight gradient, with input and g swapped."""
+    if is_tensor(g):
+        return _conv_grads_recorded(n, input, g, weight)[1]
+    return _weight_grad(input, g, weight, n).astype(weight.dtype, copy=False)
 
 
 @functools.lru_cache(maxsize=32)
@@ -121,14 +191,15 @@ class ConvolutionBackward0(Op):
 
     inputs = ("input", "weight", "bias")
     saves = ("input", "weight")
-    forward = staticmethod(_conv)
+    transposed, output_padding = False, None  # conv_transpose: transposed=True (its output_padding)
+    forward = staticmethod(_convolution)
     rules = {
-        "∂/∂input: g through weight, back onto each receptive field": lambda n, g, input, weight: _conv_grads(
-            n, g, input, weight
-        )[0],
-        "∂/∂weight: Σ g · input over the batch and positions": lambda n, g, input, weight: _conv_grads(
-            n, g, input, weight
-        )[1],
+        "∂/∂input: g through weight, back onto each receptive field": lambda n, g, input, weight: (
+            _transposed_input_grad(n, g, weight) if n.transposed else _conv_grads(n, g, input, weight)[0]
+        ),
+        "∂/∂weight: Σ g · input over the batch and positions": lambda n, g, input, weight: (
+            _transposed_weight_grad(n, g, input, weight) if n.transposed else _conv_grads(n, g, input, weight)[1]
+        ),
         "∂/∂bias: Σ g over the batch and positions": lambda n, g: sum_keepdim(g, (0, *range(2, g.ndim))).reshape(-1),
     }
 

@@ -19,6 +19,7 @@ class _ConvNd(Module):
     (kaiming_uniform_ with a=√5, then uniform in ±1/√fan_in), from torch's random numbers."""
 
     _nd = 2
+    _transposed = False
 
     def __init__(
         self,
@@ -62,8 +63,11 @@ class _ConvNd(Module):
             self._reversed_padding_repeated_twice = [x for t in reversed(totals) for x in (t // 2, t - t // 2)]
         else:
             self._reversed_padding_repeated_twice = [x for p in reversed(self.padding) for x in (p, p)]
-        self.output_padding, self.transposed = (0,) * nd, False
-        shape = (out_channels, in_channels // groups, *self.kernel_size)
+        self.output_padding, self.transposed = (0,) * nd, self._transposed
+        if self._transposed:  # a transposed convolution's weight: (in, out/groups, *kernel)
+            shape = (in_channels, out_channels // groups, *self.kernel_size)
+        else:
+            shape = (out_channels, in_channels // groups, *self.kernel_size)
         self.weight = Parameter(_factories.empty(shape, dtype=dtype, device=device))
         if bias:
             self.bias = Parameter(_factories.empty(out_channels, dtype=dtype, device=device))
@@ -111,5 +115,69 @@ class Conv2d(_ConvNd):
 
 class Conv1d(_ConvNd):
     """A 1-D convolution layer: (N, in_channels, L) → (N, out_channels, L')."""
+
+    _nd = 1
+
+
+class _ConvTransposeNd(_ConvNd):
+    """A transposed convolution layer: its weight is (in_channels, out_channels/groups, *kernel_size)."""
+
+    _transposed = True
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        output_padding: Any = 0,
+        groups: int = 1,
+        bias: bool = True,
+        dilation: Any = 1,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        super().__init__(
+            in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode, device, dtype
+        )
+        self.output_padding = functional._ints(output_padding, self._nd)
+
+    def _output_padding(self, input: Tensor, output_size: Any) -> tuple:  # noqa: A002
+        if output_size is None:
+            return self.output_padding
+        size = list(output_size)[-self._nd :]
+        return tuple(
+            o - ((i - 1) * s - 2 * p + d * (k - 1) + 1)
+            for o, i, s, p, d, k in zip(
+                size, input.shape[-self._nd :], self.stride, self.padding, self.dilation, self.kernel_size
+            )
+        )
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:  # noqa: A002
+        conv = functional.conv_transpose2d if self._nd == 2 else functional.conv_transpose1d
+        extra = self._output_padding(input, output_size)
+        return conv(input, self.weight, self.bias, self.stride, self.padding, extra, self.groups, self.dilation)
+
+    def extra_repr(self) -> str:
+        text = super().extra_repr()
+        if self.output_padding != (0,) * self._nd:
+            at = text.find(", groups=") if ", groups=" in text else text.find(", bias=")
+            at = len(text) if at < 0 else at
+            text = text[:at] + f", output_padding={self.output_padding}" + text[at:]
+        return text
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """A transposed 2-D convolution layer (upsampling): (N, in_channels, H, W) → (N, out_channels, H', W')."""
+
+    _nd = 2
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """A transposed 1-D convolution layer: (N, in_channels, L) → (N, out_channels, L')."""
 
     _nd = 1
