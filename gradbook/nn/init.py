@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _factories
+from .. import _arguments, _factories
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
 
@@ -35,6 +35,7 @@ __all__ = [
     "normal_",
     "ones_",
     "orthogonal_",
+    "trunc_normal_",
     "uniform_",
     "xavier_normal_",
     "xavier_uniform_",
@@ -170,3 +171,51 @@ def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Ten
         tensor.copy_(Tensor._make(np.ascontiguousarray(q if rows >= cols else q.T)).reshape(tensor.shape))
         tensor.mul_(gain)
     return tensor
+
+
+def trunc_normal_(
+    tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0, generator: Any = None
+) -> Tensor:
+    """Fill with draws from N(mean, std²) truncated to [a, b], as torch 2.13 draws them: normal draws, the ones
+    outside [a, b] drawn again, when [a, b] holds more than 30% of the distribution; else uniform draws on
+    [a, b] accepted with the normal density's probability (rejection sampling), with torch's random stream."""
+
+    def norm_cdf(x: float) -> float:
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        warnings.warn(
+            "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may be "
+            "incorrect.",
+            stacklevel=2,
+        )
+    with no_grad():
+        if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3:
+            lo, hi = (_factories.tensor(v, dtype=tensor.dtype).item() for v in (a, b))  # in the tensor's dtype
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                outside = (result < lo) | (result > hi)
+                if not outside.any():
+                    break
+                again = _factories.empty(result.shape, dtype=result.dtype).normal_(mean, std, generator=generator)
+                result = _arguments.where(outside, again, result)
+            if tensor is not result:
+                tensor.copy_(result)
+            return tensor
+        log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+        candidates, accept = (_factories.empty(tensor.shape, dtype=tensor.dtype) for _ in range(2))
+        tensor.uniform_(a, b, generator=generator)
+        candidates.copy_(tensor)
+        candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)  # the log density, up to its peak
+        pending = accept.uniform_(generator=generator).log_() > candidates
+        if pending.any():
+            result = tensor
+            while True:
+                candidates.uniform_(a, b, generator=generator)
+                result = _arguments.where(pending, candidates, result)
+                candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+                pending = _arguments.where(pending, accept.uniform_(generator=generator).log_() > candidates, pending)
+                if not pending.any():
+                    break
+            tensor.copy_(result)
+        return tensor
