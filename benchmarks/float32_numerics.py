@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How often gradbook's float32 elementwise functions give torch's bits, per function.
+"""How often gradbook's float32 elementwise functions and reductions give torch's bits.
 
 For each function, 10⁶ random float32 inputs (from a range where the function is used) are
 computed three ways: torch's CPU kernel (the reference), NumPy's float32 kernel, and NumPy in
@@ -10,7 +10,13 @@ prints the share of results bit-identical to torch's, and the time per 10⁶ ele
     python benchmarks/float32_numerics.py --n 100000
 
 gradbook's choice per function is in gradbook/ops/pointwise.py: ``floating`` (NumPy's float32) or
-``rounded`` (float64, rounded once).
+``rounded`` (float64, rounded once). torch's x86 wheels compute exp, log, sin, cos, tanh, sqrt, log2
+and log10 with Intel MKL's vector math (VML, closed source and chosen per CPU), so no open
+computation gives all of their bits; the table measures how close each choice comes.
+
+The second table compares reductions through gradbook's own API (``gradbook.tensor(a).sum()``) with
+torch's: sums and means in torch's order (gradbook/_cascade.py), and the matrix product, which both
+libraries hand to a BLAS (torch: MKL; gradbook: NumPy's OpenBLAS) whose order of additions differs.
 """
 
 from __future__ import annotations
@@ -104,6 +110,45 @@ def main() -> None:
             t64 = timed(lambda x, fn=fn: fn(x.astype(np.float64)).astype(np.float32), a)
         tt = timed(lambda x, tfn=tfn: tfn(torch.from_numpy(x)), a)
         print(f"| {name} | {same32:.1%} | {same64:.1%} | {t32:.1f} | {t64:.1f} | {tt:.1f} | {gradbook_choice(name)} |")
+    reductions(rng)
+
+
+def reductions(rng: np.random.Generator, count: int = 2000) -> None:
+    """Bit-identical share of reduction results, gradbook vs torch (one thread), and the time per call."""
+    cases = {
+        "sum of a vector (1-30000 elements)": (lambda T, a: a.sum(), lambda: rng.integers(1, 30000)),
+        "mean of a vector (1-30000)": (lambda T, a: a.mean(), lambda: rng.integers(1, 30000)),
+        "mse_loss of a batch (8-4096)": (
+            lambda T, a: T.nn.functional.mse_loss(a, a * 0.5),
+            lambda: rng.integers(8, 4096),
+        ),
+        "row sums, (64, n) along dim 1": (lambda T, a: a.reshape(64, -1).sum(1), lambda: 64 * rng.integers(1, 400)),
+        "matrix product (n × n) @ (n × n)": (lambda T, a: a @ a.T, lambda: rng.integers(2, 60) ** 2),
+    }
+    print()
+    print(f"{count} inputs per reduction, float32, standard normal")
+    print()
+    print("| reduction | gradbook = torch (all elements of the result) | µs per call: gradbook | torch |")
+    print("|---|---:|---:|---:|")
+    for name, (fn, size) in cases.items():
+        same, times_g, times_t = 0, [], []
+        for _ in range(count if "matrix" not in name else count // 10):
+            n = int(size())
+            a = rng.standard_normal(n).astype(np.float32)
+            if "matrix" in name:
+                k = int(round(n**0.5))
+                a = a[: k * k].reshape(k, k)
+            g, t = gradbook.tensor(a), torch.from_numpy(a)
+            start = time.perf_counter()
+            out_g = fn(gradbook, g)
+            times_g.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            out_t = fn(torch, t)
+            times_t.append(time.perf_counter() - start)
+            same += bool(np.array_equal(out_g.numpy().view(np.int32), out_t.numpy().view(np.int32)))
+        total = count if "matrix" not in name else count // 10
+        tg, tt = statistics.median(times_g) * 1e6, statistics.median(times_t) * 1e6
+        print(f"| {name} | {same / total:.1%} | {tg:.1f} | {tt:.1f} |")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .._cascade import torch_sum
 from .op import Op
 from .rules import (
     array_mean,
@@ -27,14 +28,14 @@ from .rules import (
 class SumBackward0(Op):
     """out = Σ self (all elements)"""
 
-    forward = staticmethod(lambda a: np.add.reduce(a, axis=None))
+    forward = staticmethod(lambda a: torch_sum(a))
     rules = {"∂out/∂selfᵢ = 1: g copied to every element": lambda n, g: expand(g, shape_of(n))}
 
 
 class SumBackward1(Op):
     """out = Σ self along ``dim``"""
 
-    forward = staticmethod(lambda a, dim, keepdim: np.add.reduce(a, axis=dim, keepdims=keepdim))
+    forward = staticmethod(lambda a, dim, keepdim: torch_sum(a, dim, keepdim))
     rules = {"∂out/∂selfᵢ = 1: g copied back along dim": lambda n, g: expand(_unreduce(g, n), shape_of(n))}
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .._cascade import torch_sum
 from ..tensor import Tensor
 
 
@@ -35,8 +36,8 @@ def unbroadcast(grad: Any, shape: tuple[int, ...]) -> Any:
             grad = grad.sum(dim=ones, keepdim=True)
         return grad
     lead = grad.ndim - len(shape)
-    if grad.shape[lead:] == shape:  # only new leading dimensions (a bias): one reduction
-        return np.add.reduce(grad, axis=tuple(range(lead)))
+    if grad.shape[lead:] == shape:  # only new leading dimensions (a bias): one reduction (NumPy's order:
+        return np.add.reduce(grad, axis=tuple(range(lead)))  # torch's costs 10-20 µs here, for digits print hides)
     dims = tuple(range(lead)) + tuple(i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1)
     return np.add.reduce(grad, axis=dims, keepdims=True).reshape(shape)
 
@@ -137,7 +138,7 @@ def permute(x: Any, dims: tuple) -> Any:
 def array_mean(a: np.ndarray, dim: Any, keepdim: bool) -> np.ndarray:
     """np.mean in the input's dtype, without NumPy's Python-level wrapper (the same arithmetic)."""
     count = a.size if dim is None else math.prod(a.shape[d] for d in dim)
-    total = np.add.reduce(a, axis=dim, keepdims=keepdim)
+    total = torch_sum(a, dim, keepdim)  # in torch's order of additions (gradbook/_cascade.py)
     if count == 0:
         return np.full_like(total, np.nan)  # the mean of nothing, silently as in torch
     return total / a.dtype.type(count)
