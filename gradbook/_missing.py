@@ -6,7 +6,7 @@ from __future__ import annotations
 
 TENSOR = frozenset(
     """
-H absolute_ acos_ acosh acosh_ addbmm addbmm_ addcdiv addcdiv_ addcmul_ addmm_ addmv addmv_ addr
+H acos_ acosh acosh_ addbmm addbmm_ addcdiv addcdiv_ addcmul_ addmm_ addmv addmv_ addr
 addr_ adjoint aminmax angle apply_ arccos_ arccosh arccosh_ arcsin_ arcsinh arcsinh_ arctan2_
 arctan_ arctanh arctanh_ argwhere as_strided as_strided_ as_strided_scatter as_subclass asin_ asinh
 asinh_ atan2_ atan_ atanh atanh_ baddbmm baddbmm_ bernoulli bfloat16 bincount bitwise_and
@@ -16,7 +16,7 @@ ccol_indices cdouble cfloat chalf char cholesky cholesky_inverse cholesky_solve 
 clamp_min_ clip_ coalesce col_indices conj conj_physical conj_physical_ const_data_ptr copysign
 copysign_ corrcoef cosh_ count_nonzero cov crow_indices cummax cummin cumprod_ cumsum_ deg2rad
 deg2rad_ dense_dim dequantize det diag diag_embed diagflat diagonal_scatter digamma digamma_
-dim_order dist divide_ dsplit eig eq_ erf_ erfc erfc_ erfinv erfinv_ exp2_ expm1_ exponential_
+dim_order dist dsplit eig eq_ erf_ erfc erfc_ erfinv erfinv_ exp2_ expm1_ exponential_
 fill_diagonal_ fix_ fliplr flipud float_power float_power_ fmax fmin fmod fmod_ frac_ frexp gcd gcd_
 ge_ geometric_ geqrf ger grad_dtype greater_ greater_equal_ gt_ half hardshrink hash_tensor
 heaviside heaviside_ histc histogram hsplit hypot_ i0 i0_ igamma igamma_ igammac igammac_ imag index
@@ -28,8 +28,8 @@ isposinf isreal istft itemsize kthvalue layout lcm lcm_ ldexp ldexp_ le_ lerp_ l
 lgamma lgamma_ log10_ log1p_ log2_ log_normal_ logaddexp2 logcumsumexp logdet logical_and
 logical_and_ logical_not logical_not_ logical_or logical_or_ logical_xor logical_xor_ logit logit_
 lstsq lt_ lu lu_solve mH map2_ map_ masked_scatter masked_scatter_ masked_select matrix_exp
-matrix_power median mode module_load msort mtia multinomial multiply_ mvlgamma mvlgamma_ name
-nan_to_num_ nanmean nanmedian nanquantile nansum narrow_copy ndimension ne_ negative_ new
+matrix_power median mode module_load msort mtia multinomial mvlgamma mvlgamma_ name
+nan_to_num_ nanmean nanmedian nanquantile nansum narrow_copy ndimension ne_ new
 new_empty_strided nextafter nextafter_ nonzero nonzero_static not_equal_ orgqr ormqr pin_memory
 pinverse polygamma polygamma_ positive prelu put put_ q_per_channel_axis q_per_channel_scales
 q_per_channel_zero_points q_scale q_zero_point qr qscheme quantile rad2deg rad2deg_ ravel real
@@ -38,9 +38,9 @@ resize_as resize_as_ resize_as_sparse_ resolve_conj resolve_neg rot90 row_indice
 scatter_reduce scatter_reduce_ select select_scatter set_ sgn sgn_ share_memory_ short signbit sinc
 sinc_ sinh_ slice_inverse slice_scatter slogdet smm solve sparse_dim sparse_mask sparse_resize_
 sparse_resize_and_clear_ split_with_sizes squeeze_ sspaddmm stft storage storage_offset storage_type
-stride subtract_ svd swapaxes_ swapdims_ symeig t_ take take_along_dim tan tan_ tensor_split
+stride svd swapaxes_ swapdims_ symeig t_ take take_along_dim tan tan_ tensor_split
 to_dense to_mkldnn to_padded_tensor to_sparse to_sparse_bsc to_sparse_bsr to_sparse_coo
-to_sparse_csc to_sparse_csr transpose_ triangular_solve tril_ triu_ true_divide_ trunc_ type_as
+to_sparse_csc to_sparse_csr transpose_ triangular_solve tril_ triu_ trunc_ type_as
 unflatten unfold unique unique_consecutive unsafe_chunk unsafe_split unsafe_split_with_sizes
 unsqueeze_ untyped_storage values vdot volatile vsplit xlogy xlogy_ xpu
 """.split()

@@ -1014,6 +1014,7 @@ class Tensor:
 
     # torch's other names for methods above
     multiply, divide, true_divide, subtract, negative, absolute = mul, div, div, sub, neg, abs
+    multiply_, divide_, true_divide_, subtract_, negative_, absolute_ = mul_, div_, div_, sub_, neg_, abs_
     clip, fix, arctan, arcsin, arccos, arctan2 = clamp, trunc, atan, asin, acos, atan2
     moveaxis, swapdims = movedim, swapaxes
 
