@@ -24,11 +24,15 @@ from .rules import (
 )
 
 
+def _no_bool(kernel: str, name: str = "Boolean") -> Any:
+    raise RuntimeError(f"{name} inputs not supported for {kernel}")
+
+
 class ReluBackward0(Op):
     """out = max(self, 0)"""
 
     saves = ("result",)
-    forward = staticmethod(lambda a: np.maximum(a, 0, dtype=a.dtype))
+    forward = staticmethod(lambda a: np.maximum(a, 0, dtype=a.dtype) if a.dtype != np.bool_ else _no_bool("relu"))
     # (~(out <= 0), not out > 0: 1 at nan, as torch)
     rules = {"∂out/∂self = 1 where out > 0, else 0": lambda n, g, result: select(g, ~(as_array(result) <= 0))}
 
@@ -179,7 +183,11 @@ class HardtanhBackward0(Op):
     """out = self limited to [min_val, max_val]"""
 
     saves = ("self",)
-    forward = staticmethod(lambda a, min_val, max_val: np.clip(a, min_val, max_val).astype(a.dtype))
+    forward = staticmethod(
+        lambda a, min_val, max_val: (
+            np.clip(a, min_val, max_val).astype(a.dtype) if a.dtype != np.bool_ else _no_bool("hardtanh", "Bool")
+        )
+    )
     rules = {
         "∂out/∂self = 1 strictly inside (min_val, max_val), else 0": (
             lambda n, g, self: select(g, (as_array(self) > n.min_val) & (as_array(self) < n.max_val))

@@ -45,12 +45,37 @@ class DivBackward1(Op):
     rules = {"∂out/∂self = 1/other": lambda n, g: g / n.other}
 
 
+def _bool_subtraction(a: np.ndarray, b: np.ndarray) -> Any:
+    if a.dtype == b.dtype == np.bool_ and b.size:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
+            "operator instead."
+        )
+    raise RuntimeError(
+        "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use "
+        "the `~` or `logical_not()` operator instead."
+    )
+
+
+def _bool_negation() -> Any:
+    raise RuntimeError(
+        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use "
+        "the `~` or `logical_not()` operator instead."
+    )
+
+
 class SubBackward0(Op):
     """out = self - alpha·other"""
 
     inputs = ("self", "other")
     alpha = 1
-    forward = staticmethod(lambda a, b, alpha=1: np.subtract(a, b) if alpha == 1 else a - alpha * b)
+    forward = staticmethod(
+        lambda a, b, alpha=1: (
+            (np.subtract(a, b) if alpha == 1 else a - alpha * b)
+            if a.dtype != np.bool_ and b.dtype != np.bool_
+            else _bool_subtraction(a, b)
+        )
+    )
     rules = {
         "∂out/∂self = 1": lambda n, g: g,
         "∂out/∂other = -alpha": lambda n, g: -g if n.alpha == 1 else g * -n.alpha,
@@ -62,7 +87,9 @@ class RsubBackward1(Op):
 
     unexposed = ("other",)  # torch keeps alpha only
 
-    forward = staticmethod(lambda a, other: np.subtract(other, a, dtype=a.dtype))
+    forward = staticmethod(
+        lambda a, other: np.subtract(other, a, dtype=a.dtype) if a.dtype != np.bool_ else _bool_subtraction(a, a[:0])
+    )
     rules = {"∂out/∂self = -1": lambda n, g: -g}
 
 
@@ -119,7 +146,7 @@ class ReciprocalBackward0(Op):
 class NegBackward0(Op):
     """out = -self"""
 
-    forward = np.negative
+    forward = staticmethod(lambda a: np.negative(a) if a.dtype != np.bool_ else _bool_negation())
     rules = {"∂out/∂self = -1": lambda n, g: -g}
 
 

@@ -76,11 +76,15 @@ class RsqrtBackward0(Op):
     rules = {"∂out/∂self = -½·self^(-3/2) = -½·out³": lambda n, g, result: -0.5 * g * (result * result * result)}
 
 
+def _not_for_bool(kernel: str) -> Any:
+    raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 class AbsBackward0(Op):
     """out = |self|"""
 
     saves = ("self",)
-    forward = np.abs
+    forward = staticmethod(lambda a: np.abs(a) if a.dtype != np.bool_ else _not_for_bool("abs_cpu"))
     rules = {
         "∂out/∂self = sign(self) (0 at 0)": lambda n, g, self: g * constant(np.nan_to_num(np.sign(as_array(self))), g),
     }  # torch: 0 at nan too
