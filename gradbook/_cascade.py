@@ -108,6 +108,17 @@ def _short(x: np.ndarray) -> np.ndarray:
 
 def torch_sum(a: np.ndarray, axis: Any = None, keepdims: bool = False) -> Any:
     """np.add.reduce(a, axis, keepdims) with torch's order of additions where ATen's is reproduced here."""
+    if isinstance(axis, (tuple, list)):  # every dimension is all of them; one is that one
+        dims = sorted({d % a.ndim for d in axis}) if a.ndim else []
+        if len(dims) == a.ndim and len(dims) == len(axis):
+            axis = None
+        elif len(dims) == 1 and len(axis) == 1:
+            axis = dims[0]
+    if axis is None and not a.flags.c_contiguous and a.dtype.kind == "f":
+        memory_order = np.transpose(a, np.argsort([-abs(st) for st in a.strides], kind="stable"))
+        if memory_order.flags.c_contiguous:  # a transpose (x.t()): torch adds it in memory order
+            total = torch_sum(memory_order)
+            return total.reshape((1,) * a.ndim) if keepdims else total
     if axis is None and a.dtype.kind == "f" and a.dtype.itemsize >= 4 and a.size:
         if a.flags.c_contiguous:  # all elements
             total = rows(a.reshape(1, -1))[0] + a.dtype.type(0)  # + 0: torch adds the sum to a zeroed output

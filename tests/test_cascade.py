@@ -152,6 +152,11 @@ def test_sums_and_means_give_torchs_bits(dtype):
             t = torch.from_numpy(a)
             assert np.array_equal(torch_sum(a, -1), t.sum(-1).numpy()), shape
             assert np.array_equal(torch_sum(a, 0), t.sum(0).numpy()), shape
+        for shape in [(7, 9), (40, 33), (1, 50)]:  # every dimension named, and a transpose (memory order)
+            a = rng.standard_normal(shape).astype(dtype)
+            t = torch.from_numpy(a)
+            assert torch_sum(a, (0, 1)) == t.sum((0, 1)).numpy(), shape
+            assert torch_sum(a.T) == t.t().sum().numpy(), shape
         x, y = rng.standard_normal((128, 10)).astype(dtype), rng.standard_normal((128, 10)).astype(dtype)
         ours = gradbook.nn.functional.mse_loss(gradbook.tensor(x), gradbook.tensor(y)).item()
         assert ours == torch.nn.functional.mse_loss(torch.from_numpy(x), torch.from_numpy(y)).item()

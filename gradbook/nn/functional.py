@@ -535,6 +535,8 @@ def _pad(input: Tensor, pad: tuple, mode: str, value: float | None) -> Tensor:  
         raise NotImplementedError(
             f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n{_PAD_SIZES}"
         )
+    if mode in ("reflect", "replicate") and min(pad) < 0:
+        raise NotImplementedError(f"gradbook's pad in {mode} mode takes no negative pad: crop by slicing first")
     if mode == "reflect":
         for k in range(dims):
             d = input.ndim - 1 - k

@@ -138,12 +138,15 @@ def _convolution(
 
 
 def _transposed_input_grad(n: Op, g: Any, weight: Any) -> Any:
-    """A transposed convolution's ∂/∂input: the plain convolution of g with the same weight."""
+    """A transposed convolution's ∂/∂input: the plain convolution of g with the same weight, at the input's
+    positions (with output_padding on a stride-1 dimension it has more)."""
     zero = np.zeros(weight.shape[0], g._array.dtype if is_tensor(g) else g.dtype)
+    inside = (slice(None), slice(None)) + tuple(slice(0, p) for p in shape_of(n)[2:])
     if is_tensor(g):
         params = {"stride": n.stride, "padding": n.padding, "dilation": n.dilation, "groups": n.groups}
-        return ConvolutionBackward0.apply(g, weight, constant(zero, g), **params)
-    return _conv(g, weight, zero, n.stride, n.padding, n.dilation, n.groups)
+        out = ConvolutionBackward0.apply(g, weight, constant(zero, g), **params)
+        return out if tuple(out.shape[2:]) == tuple(shape_of(n)[2:]) else out[inside]
+    return _conv(g, weight, zero, n.stride, n.padding, n.dilation, n.groups)[inside]
 
 
 def _transposed_weight_grad(n: Op, g: Any, input: Any, weight: Any) -> Any:  # noqa: A002
@@ -154,12 +157,17 @@ def _transposed_weight_grad(n: Op, g: Any, input: Any, weight: Any) -> Any:  # n
 
 
 @functools.lru_cache(maxsize=32)
-def _field_matrix(size: tuple, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
+def _field_matrix(
+    size: tuple, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple, keep: tuple | None = None
+) -> np.ndarray:
     """The 0/1 matrix A with fields = x @ A: row j is input position j (of ``size``, flattened), column
-    p·K + k is kernel offset k of output position p (padding reads nothing). Only for create_graph,
-    where the rules must be recorded ops: x @ A and g @ Aᵀ are matmuls, differentiable again."""
+    p·K + k is kernel offset k of output position p (padding reads nothing), for the first ``keep``
+    positions (a transposed convolution's input has fewer than its output's fields). Only for
+    create_graph, where the rules must be recorded ops: x @ A and g @ Aᵀ are matmuls, differentiable again."""
     index = np.arange(math.prod(size), dtype=np.float64).reshape((1, 1) + size)
     fields = _fields(_padded(index, padding, -1.0), kernel, stride, dilation)
+    if keep is not None:
+        fields = fields[(slice(None), slice(None)) + tuple(slice(0, k) for k in keep)]
     flat = fields.reshape(-1)
     matrix = np.zeros((math.prod(size), flat.size))
     inside = flat >= 0
@@ -172,7 +180,7 @@ def _conv_grads_recorded(n: Op, g: Any, x: Any, w: Any) -> tuple[Any, Any]:
     groups = n.groups
     (bn, c), o, kernel = x.shape[:2], w.shape[0], tuple(w.shape[2:])
     size, positions = tuple(x.shape[2:]), tuple(g.shape[2:])
-    a = constant(_field_matrix(size, kernel, n.stride, n.padding, n.dilation).astype(x._array.dtype), g)
+    a = constant(_field_matrix(size, kernel, n.stride, n.padding, n.dilation, positions).astype(x._array.dtype), g)
     p, k, cg, og = math.prod(positions), math.prod(kernel), c // groups, o // groups
     gp = g.reshape(bn, groups, og, p).permute(0, 1, 3, 2)  # (N, G, P, Og)
     wg = w.reshape(groups, og, cg * k)
@@ -222,7 +230,12 @@ class MaxPool2DWithIndicesBackward0(Op):
 def _window_argmax(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
     """(N, C, Ho, Wo): the place, 0 .. K-1, of each window's largest value (the first, as torch)."""
     fields = _fields(_padded(x, padding, -np.inf), kernel, stride, dilation)
-    return np.argmax(fields.reshape(fields.shape[:4] + (-1,)), axis=-1)
+    flat = fields.reshape(fields.shape[:4] + (-1,))
+    best = np.argmax(flat, axis=-1)
+    nan = np.isnan(flat)
+    if nan.any():  # torch's loop takes every nan it meets: the last one
+        best = np.where(nan.any(axis=-1), flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1), best)
+    return best
 
 
 def _max_pool_grad(n: Op, g: Any, x: Any) -> Any:

@@ -44,3 +44,18 @@ for bad in [
         bad()
     except Exception as e:  # noqa: BLE001
         print(type(e).__name__, e)
+
+# output_padding on a stride-1 dimension (dilation > 1): the input gradient at the input's positions only
+x = torch.ones(1, 1, 1, dtype=torch.float64, requires_grad=True)
+w = torch.full((1, 1, 1), 0.5, dtype=torch.float64, requires_grad=True)
+y = F.conv_transpose1d(x, w, stride=1, output_padding=1, dilation=2)
+y.backward(torch.tensor([[[10.0, 20.0]]], dtype=torch.float64))
+print(y, x.grad, w.grad)
+torch.manual_seed(0)
+x = torch.randn(2, 3, 5, 4, dtype=torch.float64, requires_grad=True)
+w = torch.randn(3, 2, 3, 2, dtype=torch.float64, requires_grad=True)
+y = F.conv_transpose2d(x, w, stride=(1, 2), padding=(1, 0), output_padding=(1, 1), dilation=(2, 1))
+gx, gw = torch.autograd.grad((y**2).sum(), (x, w), create_graph=True)
+print(y.shape, gx.sum(), gw.sum())
+(gx.sum() + gw.sum()).backward()
+print(x.grad.sum(), w.grad.sum())

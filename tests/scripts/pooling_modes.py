@@ -32,3 +32,8 @@ try:
     F.avg_pool2d(x, 2, divisor_override=0)
 except RuntimeError as e:
     print(e)
+nan = float("nan")
+v = torch.tensor([[[[1.0, nan, 3.0, nan], [nan, 2.0, 0.0, 5.0]]]], requires_grad=True)
+out, where = F.max_pool2d(v, 2, return_indices=True)
+out.sum().backward()
+print(out, where, v.grad)
