@@ -72,7 +72,7 @@ class SubBackward0(Op):
     forward = staticmethod(
         lambda a, b, alpha=1: (
             (np.subtract(a, b) if alpha == 1 else a - alpha * b)
-            if a.dtype != np.bool_ and b.dtype != np.bool_
+            if a.dtype != np.bool_ and getattr(b, "dtype", None) != np.bool_
             else _bool_subtraction(a, b)
         )
     )
