@@ -25,4 +25,6 @@ for name, f in [
         print(name, f())
     except Exception as e:
         print(name, type(e).__name__, e)
-print(torch.tensor([1.0, 2.0]) - 0.5, torch.tensor([1.0, 2.0], dtype=torch.float64) - 2, 1.5 - torch.tensor([1.0]))  # the number fast path
+print(
+    torch.tensor([1.0, 2.0]) - 0.5, torch.tensor([1.0, 2.0], dtype=torch.float64) - 2, 1.5 - torch.tensor([1.0])
+)  # the number fast path
