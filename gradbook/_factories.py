@@ -434,9 +434,12 @@ _NORMAL_OVERLOADS = (
 )
 
 
+_NO_STD = object()  # normal(1.0, size=(2,)): std left out, which torch refuses with a number mean
+
+
 def normal(
     mean: Any,
-    std: Any = 1.0,
+    std: Any = None,
     size: Any = None,
     *,
     generator: Any = None,
@@ -448,11 +451,16 @@ def normal(
     and ``size`` (then ``dtype``, ``device`` and ``requires_grad`` as for any factory). As torch, a
     tensor mean or std takes standard normal draws ``z`` and computes ``z * std + mean`` in the
     tensor's dtype (``normal(mean, 2.0)``: draws with std 2, plus mean)."""
+    if std is None and not isinstance(mean, Tensor):  # only a tensor mean may leave std out, as torch's overloads
+        if size is None:
+            raise TypeError(f"normal(): argument 'mean' (position 1) must be Tensor, not {type_of(mean)}")
+        std = _NO_STD
+    std = 1.0 if std is None else std
     tensors = [v for v in (mean, std) if isinstance(v, Tensor)]
     factory = {"dtype": dtype, "device": device, "requires_grad": requires_grad or None}
     no_size = size is None or not isinstance(size, (tuple, list, Size))  # (an int is not a size here)
-    if (not tensors and no_size) or (tensors and (size is not None or any(factory.values()))):
-        given = [type_of(v) for v in (mean, std, size)[: 3 if size is not None else 2]]
+    if (not tensors and no_size) or (tensors and (size is not None or any(factory.values()))) or std is _NO_STD:
+        given = [type_of(v) for v in (mean, std, size)[: 3 if size is not None else 2] if v is not _NO_STD]
         given += [f"{k}={'torch.dtype' if k == 'dtype' else type_of(v)}" for k, v in factory.items() if v is not None]
         if generator is not None:
             given.append(f"generator={type_of(generator)}")

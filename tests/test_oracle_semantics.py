@@ -91,6 +91,15 @@ def _custom(T, forward):
     return out, x.grad
 
 
+def _raises(f):
+    """The exception f raises (None if it returns)."""
+    try:
+        f()
+    except Exception as e:  # noqa: BLE001
+        return e
+    return None
+
+
 CASES = {
     # ------------------------------------------------ silent wrong results
     "float64 from a Python float": lambda T: T.tensor(0.3456, dtype=T.float64).item(),
@@ -581,6 +590,11 @@ CASES = {
         T.normal(1.0, 2.0, (3,), dtype=T.float64),
     )[1],
     "normal(size=) of an int dtype": lambda T: T.normal(0.0, 1.0, (2,), dtype=T.int64),
+    "normal(number) without std is refused": lambda T: T.normal(1.0),
+    "normal(number, size=) without std is refused (no std default for a number mean)": lambda T: (
+        type(_raises(lambda: T.normal(1.0, size=(2,)))).__name__
+    ),
+    "normal(tensor) takes std 1": lambda T: (T.manual_seed(2), T.normal(T.zeros(3)))[1],
     "normal(tensor mean, requires_grad=True) is refused": lambda T: T.normal(T.zeros(2), 1.0, requires_grad=True),
     "normal(number, tensor std, dtype=) is refused": lambda T: T.normal(0.0, T.ones(2), dtype=T.float64),
     "normal(0, 1) without a size is refused": lambda T: T.normal(0, 1),
