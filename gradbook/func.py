@@ -39,6 +39,7 @@ from ._functions import stack
 from .autograd import forward_ad
 from .autograd.engine import grad as autograd_grad
 from .autograd.grad_mode import enable_grad
+from .ops.rules import zeros_like
 from .tensor import Tensor
 
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "vjp", "vmap"]
@@ -192,18 +193,14 @@ def _release(tree: Any, depth: int) -> Any:
     return _unflatten([release(t) for t in leaves], spec)
 
 
-def _zeros(t: Tensor) -> Tensor:
-    return Tensor._make(np.zeros_like(t._array))
-
-
 def _grads(outputs: list, inputs: list, cotangents: list | None = None) -> list:
     """autograd.grad, recorded, with zeros where an input is not used (torch.func's convention)."""
     pairs = [(o, c) for o, c in zip(outputs, cotangents or [None] * len(outputs)) if o.requires_grad]
     if not pairs:
-        return [_zeros(x) for x in inputs]
+        return [zeros_like(x) for x in inputs]
     seeds = None if cotangents is None else [c for _, c in pairs]
     found = autograd_grad([o for o, _ in pairs], inputs, seeds, retain_graph=True, create_graph=True, allow_unused=True)
-    return [g if g is not None else _zeros(x) for g, x in zip(found, inputs)]
+    return [g if g is not None else zeros_like(x) for g, x in zip(found, inputs)]
 
 
 def _split_aux(output: Any, has_aux: bool, api: str) -> tuple[Any, Any]:
@@ -402,7 +399,7 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, strict: bool = False, ha
                 )
             unpacked = forward_ad.unpack_dual(o)
             primal_out.append(unpacked.primal)
-            tangent_out.append(unpacked.tangent if unpacked.tangent is not None else _zeros(o))
+            tangent_out.append(unpacked.tangent if unpacked.tangent is not None else zeros_like(o))
         result = _release((_unflatten(primal_out, out_spec), _unflatten(tangent_out, out_spec), aux), depth)
     return result if has_aux else result[:2]
 
@@ -435,7 +432,7 @@ def jacfwd(
                 columns.append([])
                 for e in _basis(x):
                     each()
-                    tangents = tuple(e if j == k else _zeros(y) for j, y in enumerate(inputs))
+                    tangents = tuple(e if j == k else zeros_like(y) for j, y in enumerate(inputs))
                     result = jvp(f, tuple(inputs), tangents, has_aux=has_aux)
                     aux = result[2] if has_aux else aux
                     columns[-1].append(result[:2])

@@ -33,12 +33,11 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from .. import _arguments
 from .._printing import format_tensor
 from ..ops import shape
 from ..ops.op import Op
+from ..ops.rules import zeros_like
 from ..tensor import Tensor
 from . import function, inplace
 from .engine import grad
@@ -215,13 +214,13 @@ def _linearize(f: Callable[..., Any], args: tuple, tangents: list, out: Any) -> 
         again = f(*ins)
         again = again if isinstance(again, tuple) else (again,)
         ys = [again[k] for k in kept if again[k].requires_grad]
-        us = [Tensor._make(np.zeros_like(y._array)).requires_grad_() for y in ys]  # any value: Jᵀu is linear in u
+        us = [zeros_like(y).requires_grad_() for y in ys]  # any value: Jᵀu is linear in u
         jtu = grad(ys, [a for a, _ in wrt], us, create_graph=True, allow_unused=True) if ys else ()
         terms = [(g * v).sum() for g, (_, v) in zip(jtu, wrt) if g is not None and g.requires_grad]
         jv = iter(grad(sum(terms), us, create_graph=record, allow_unused=True) if terms else [None] * len(us))
         for k in kept:
             j = next(jv) if again[k].requires_grad else None
-            _set_tangent(outs[k], j if j is not None else Tensor._make(np.zeros_like(outs[k]._array)))
+            _set_tangent(outs[k], j if j is not None else zeros_like(outs[k]))
 
 
 def _apply_carrying(original: Any) -> classmethod:
@@ -313,10 +312,10 @@ def _spread(t: Tensor, tangent: Tensor | None) -> None:
         raise NotImplementedError(SHARED_MEMORY)
     with _pause():
         if root is t:
-            whole = tangent if tangent is not None else Tensor._make(np.zeros_like(t._array))
+            whole = tangent if tangent is not None else zeros_like(t)
         else:
             whole = tangent_of(root)
-            whole = whole.clone() if whole is not None else Tensor._make(np.zeros_like(root._array))
+            whole = whole.clone() if whole is not None else zeros_like(root)
             inplace.view_region(whole, ops)[...] = tangent if tangent is not None else 0.0
         _set_tangent(root, whole)
         for w, w_ops in [(t, ops), *others]:
@@ -350,7 +349,7 @@ def _setitem_carrying(original: Callable) -> Callable:
             original(t, index, value)
             if not t.is_floating_point():
                 return
-            new = before.clone() if before is not None else Tensor._make(np.zeros_like(t._array))
+            new = before.clone() if before is not None else zeros_like(t)
             original(new, index, given if given is not None else 0.0)  # t's tangent there: value's
         _spread(t, new)
 

@@ -107,8 +107,7 @@ def _conv_transposed(
     padding: tuple,
     dilation: tuple,
     groups: int,
-    transposed: bool = True,
-    output_padding: tuple = (),
+    output_padding: tuple,
 ) -> np.ndarray:
     """A transposed convolution: x (N, C_in, *positions) spread through w (C_in, C_out/groups, *kernel)
     onto the output positions that see it, the input gradient of the convolution with w."""
@@ -133,7 +132,7 @@ def _convolution(
     output_padding: tuple = (),
 ) -> np.ndarray:
     if transposed:
-        return _conv_transposed(x, w, b, stride, padding, dilation, groups, transposed, output_padding)
+        return _conv_transposed(x, w, b, stride, padding, dilation, groups, output_padding)
     return _conv(x, w, b, stride, padding, dilation, groups)
 
 
