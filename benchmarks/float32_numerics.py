@@ -15,8 +15,10 @@ and log10 with Intel MKL's vector math (VML, closed source and chosen per CPU), 
 computation gives all of their bits; the table measures how close each choice comes.
 
 The second table compares reductions through gradbook's own API (``gradbook.tensor(a).sum()``) with
-torch's: sums and means in torch's order (gradbook/_cascade.py), and the matrix product, which both
-libraries hand to a BLAS (torch: MKL; gradbook: NumPy's OpenBLAS) whose order of additions differs.
+torch's: sums and means in torch's order (gradbook/_cascade.py), softmax, log_softmax and
+cross-entropy as torch's kernels compute them (gradbook/_softmax.py), and the matrix product, which
+both libraries hand to a BLAS (torch: MKL; gradbook: NumPy's OpenBLAS) whose order of additions
+differs.
 """
 
 from __future__ import annotations
@@ -113,8 +115,21 @@ def main() -> None:
     reductions(rng)
 
 
+def cross_entropy_and_grad(T, a):
+    """The loss of (32, C) logits against the labels 0, 1, 2, ... (mod C), then the logits' gradient."""
+    logits = a.reshape(32, -1).detach().requires_grad_(True)
+    labels = T.arange(32) % logits.shape[1]
+    loss = T.nn.functional.cross_entropy(logits, labels)
+    loss.backward()
+    return T.cat([loss.detach().reshape(1), logits.grad.reshape(-1)])
+
+
 def reductions(rng: np.random.Generator, count: int = 2000) -> None:
     """Bit-identical share of reduction results, gradbook vs torch (one thread), and the time per call."""
+
+    def classes() -> int:
+        return 32 * int(rng.integers(2, 101))
+
     cases = {
         "sum of a vector (1-30000 elements)": (lambda T, a: a.sum(), lambda: rng.integers(1, 30000)),
         "mean of a vector (1-30000)": (lambda T, a: a.mean(), lambda: rng.integers(1, 30000)),
@@ -123,6 +138,10 @@ def reductions(rng: np.random.Generator, count: int = 2000) -> None:
             lambda: rng.integers(8, 4096),
         ),
         "row sums, (64, n) along dim 1": (lambda T, a: a.reshape(64, -1).sum(1), lambda: 64 * rng.integers(1, 400)),
+        "softmax, (32, C) along dim 1 (C 2-100)": (lambda T, a: a.reshape(32, -1).softmax(1), classes),
+        "log_softmax, (32, C) along dim 1": (lambda T, a: a.reshape(32, -1).log_softmax(1), classes),
+        "softmax, (C, 32) along dim 0": (lambda T, a: a.reshape(-1, 32).softmax(0), classes),
+        "cross_entropy of (32, C) and its gradient": (cross_entropy_and_grad, classes),
         "matrix product (n × n) @ (n × n)": (lambda T, a: a @ a.T, lambda: rng.integers(2, 60) ** 2),
     }
     print()

@@ -177,6 +177,7 @@ TABLE = [
     # losses
     line("MseLossBackward0", lambda T, a, b: T.nn.functional.mse_loss(a, b), (2, 3), (2, 3)),
     line("NllLossBackward0", lambda T, a: T.nn.functional.nll_loss(a, T.tensor([2, 0])), (2, 3)),
+    line("NllLoss2DBackward0", lambda T, a: T.nn.functional.nll_loss(a, T.tensor([[[2, 0]], [[1, 1]]])), (2, 3, 1, 2)),
 ]
 
 ALL_OP_CLASSES = {  # every op of the table (gradbook/ops/), the ones gradbook.nn.functional calls too

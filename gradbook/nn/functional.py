@@ -103,20 +103,63 @@ def nll_loss(
     """Negative log-likelihood: -mean of input[i, target[i]], for log-probabilities ``input``
     (weighted by class with ``weight``: the mean divides by the targets' total weight).
 
-    ``input`` is (N, C) with N class indices, or (C,) with one (a 0-d target).
+    ``input`` is (N, C) with N class indices, or (C,) with one (a 0-d target), or (N, C, d1, d2, ...)
+    with (N, d1, d2, ...) targets, one per pixel (torch's NllLoss2DBackward0, the input viewed as
+    (N, C, 1, d1·d2·…) unless it is 4-D).
     """
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if target._array.dtype not in (np.int64, np.uint8):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {scalar_name(target._array.dtype)}")
+    if input.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    if input.ndim > 2:
+        return _nll_loss_pixels(input, target, weight, ignore_index, reduction)
     if target.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if input.ndim not in (1, 2):
-        raise NotImplementedError(f"gradbook's nll_loss takes (C,) or (N, C) scores, not {input.ndim}-D ones")
     batch, targets = (input.shape[0] if input.ndim == 2 else 1), target.numel()
     if targets != batch:
         raise ValueError(f"Expected input batch_size ({batch}) to match target batch_size ({targets}).")
-    classes = input.shape[-1]
+    _check_classes(input.shape[-1], target, weight, ignore_index)
+    return ops.NllLossBackward0.apply(
+        input, target=target, reduction=reduction, ignore_index=ignore_index, weight=weight
+    )
+
+
+def _nll_loss_pixels(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None,
+    ignore_index: int,
+    reduction: str,
+) -> Tensor:
+    """nll_loss of (N, C, d1, ...) log-probabilities and (N, d1, ...) targets, as ATen's nll_loss_nd."""
+    n, classes = input.shape[0], input.shape[1]
+    if target.ndim and target.shape[0] != n:
+        raise ValueError(f"Expected input batch_size ({n}) to match target batch_size ({target.shape[0]}).")
+    out_size = [n, *input.shape[2:]]
+    if input.ndim == 4:
+        if target.ndim != 3:
+            raise RuntimeError(
+                f"only batches of spatial targets supported (3D tensors) but got targets of dimension: {target.ndim}"
+            )
+        if list(target.shape) != out_size:
+            raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: {list(target.shape)}")
+    elif list(target.shape) != out_size:
+        raise RuntimeError(f"Expected target size {out_size}, got {list(target.shape)}")
+    if weight is not None and (weight.ndim != 1 or weight.numel() != classes):
+        raise RuntimeError("weight tensor should be defined either for all or no classes")
+    _check_classes(classes, target, weight, ignore_index)
+    flat = input.ndim != 4 and input.numel() > 0
+    if flat:  # ATen views the pixels as one row: (N, C, 1, d1·d2·…)
+        input, target = input.contiguous().view(n, classes, 1, -1), target.contiguous().view(n, 1, -1)
+    out = ops.NllLoss2DBackward0.apply(
+        input, target=target, reduction=reduction, ignore_index=ignore_index, weight=weight
+    )
+    return out.view(out_size) if flat and reduction == "none" else out
+
+
+def _check_classes(classes: int, target: Tensor, weight: Tensor | None, ignore_index: int) -> None:
     bad = (target._array != ignore_index) & ((target._array < 0) | (target._array >= classes))
     if bad.any():
         raise IndexError(f"Target {int(target._array[bad][0])} is out of bounds.")
@@ -125,9 +168,6 @@ def nll_loss(
             f"weight tensor should be defined either for all {classes} classes or no classes but got weight "
             f"tensor of shape: {list(weight.shape)}"
         )
-    return ops.NllLossBackward0.apply(
-        input, target=target, reduction=reduction, ignore_index=ignore_index, weight=weight
-    )
 
 
 def cross_entropy(

@@ -87,6 +87,7 @@ from .loss import (
     BinaryCrossEntropyWithLogitsBackward0,
     HuberLossBackward0,
     MseLossBackward0,
+    NllLoss2DBackward0,
     NllLossBackward0,
     SmoothL1LossBackward0,
 )

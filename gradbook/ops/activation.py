@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _softmax
 from .op import Op
 from .rules import (
     as_array,
@@ -44,11 +45,19 @@ class SoftmaxBackward0(Op):
 
     @staticmethod
     def forward(a: np.ndarray, dim: int) -> np.ndarray:
+        if _torch_kernel(a):  # float32: torch's own digits (gradbook/_softmax.py)
+            return _softmax.softmax(a, dim)
         dim = dim if a.ndim else None
         e = np.exp(a - np.maximum.reduce(a, axis=dim, keepdims=True))
         return e / np.add.reduce(e, axis=dim, keepdims=True)
 
-    rules = {"∂/∂self: out · (g - Σ g·out)": lambda n, g, result: result * (g - sum_keepdim(g * result, n.dim))}
+    rules = {
+        "∂/∂self: out · (g - Σ g·out)": lambda n, g, result: (
+            _softmax.softmax_backward(g, result, n.dim)
+            if _torch_kernel(result, g)
+            else result * (g - sum_keepdim(g * result, n.dim))
+        )
+    }
 
 
 class LogSoftmaxBackward0(Op):
@@ -58,11 +67,24 @@ class LogSoftmaxBackward0(Op):
 
     @staticmethod
     def forward(a: np.ndarray, dim: int) -> np.ndarray:
+        if _torch_kernel(a):
+            return _softmax.log_softmax(a, dim)
         dim = dim if a.ndim else None
         shifted = a - np.maximum.reduce(a, axis=dim, keepdims=True)
         return shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True))
 
-    rules = {"∂/∂self: g - softmax · Σ g": lambda n, g, result: g - exp(result) * sum_keepdim(g, n.dim)}
+    rules = {
+        "∂/∂self: g - softmax · Σ g": lambda n, g, result: (
+            _softmax.log_softmax_backward(g, result, n.dim)
+            if _torch_kernel(result, g)
+            else g - exp(result) * sum_keepdim(g, n.dim)
+        )
+    }
+
+
+def _torch_kernel(*arrays: Any) -> bool:
+    """float32 arrays of one or more dimensions (not a graph of tensors, for create_graph)."""
+    return all(isinstance(a, np.ndarray) and a.dtype == np.float32 and a.ndim for a in arrays)
 
 
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)

@@ -8,10 +8,11 @@ from typing import Any
 
 import numpy as np
 
+from .. import _softmax
 from .._dtypes import promoted
 from ..tensor import Tensor
 from .op import Op
-from .rules import array_mean, clip, constant, dtype_of, log, shape_of, sigmoid, unsqueeze, where
+from .rules import array_mean, clip, constant, dtype_of, is_tensor, log, shape_of, sigmoid, unsqueeze, where
 
 
 class MseLossBackward0(Op):
@@ -58,16 +59,27 @@ class NllLossBackward0(Op):
         )
         if reduction == "none":
             return picked if a.ndim == 2 else picked.reshape(())
+        if a.dtype == np.float32:  # added in torch's order (gradbook/_softmax.py)
+            loss = _softmax.nll_sum(picked, keep)
+            total = _softmax.nll_sum(w, keep) if weight is not None else a.dtype.type(np.count_nonzero(keep))
+        else:
+            loss, total = np.add.reduce(picked, axis=None), np.add.reduce(w, axis=None)
         if reduction == "sum":
-            return np.add.reduce(picked, axis=None)
-        total = np.add.reduce(w, axis=None)  # every target ignored: the mean of nothing is nan
-        return np.add.reduce(picked, axis=None) / total if total else a.dtype.type(np.nan)
+            return loss
+        return loss / total if total else a.dtype.type(np.nan)  # every target ignored: the mean of nothing
 
-    rules = {
-        "∂out/∂self = -1/N at each target, else 0": (
-            lambda n, g, self: (unsqueeze(g, 1) if g.ndim else g) * constant(_nll_weights(n), g)
-        ),
-    }
+    rules = {"∂out/∂self = -w/Σw at each target, else 0 (w: 1 or weight)": lambda n, g, self: _nll_grad(n, g)}
+
+
+class NllLoss2DBackward0(NllLossBackward0):
+    """out as NllLossBackward0, one term per pixel: ``self`` (N, C, H, W) log-probabilities, ``target``
+    (N, H, W) class indices, added in the order of the pixels (the class dimension moved last)."""
+
+    @staticmethod
+    def forward(a: np.ndarray, target: Tensor, reduction: str, ignore_index: int, weight: Any) -> np.ndarray:
+        pixels = np.moveaxis(a, 1, -1).reshape(-1, a.shape[1])
+        out = NllLossBackward0.forward(pixels, target, reduction, ignore_index, weight)
+        return out.reshape(target.shape) if reduction == "none" else out
 
 
 def _mse_count(n: Op) -> int:
@@ -77,17 +89,25 @@ def _mse_count(n: Op) -> int:
     return math.prod(a if a == b else np.broadcast_shapes(a, b))
 
 
-def _nll_weights(n: Op) -> np.ndarray:
-    """∂out/∂self for a seed of 1: -w[target] at each kept target (divided by their total weight
-    for the mean)."""
+def _nll_grad(n: Op, g: Any) -> Any:
+    """w[target] at each kept target, times -g (each example's g for ``none``), or -(g / Σw) for the
+    mean, Σw the total weight the forward divided by, as torch's nll_loss_backward."""
     shape, dtype = shape_of(n), dtype_of(n)
+    classes = shape[1] if len(shape) == 4 else shape[-1]  # (N, C, H, W) for NllLoss2DBackward0
     t = n.target._array.reshape(-1)
     keep = t != n.ignore_index
-    weight = np.ones(shape[-1], dtype=dtype) if n.weight is None else n.weight._array.astype(dtype)
-    w = np.zeros((t.size, shape[-1]), dtype=dtype)
-    w[np.arange(t.size)[keep], t[keep]] = -weight[t[keep]]
-    total = np.add.reduce(weight[t[keep]], axis=None) if n.reduction == "mean" else 1
-    return w.reshape(shape) / (total if total else 1)
+    weight = np.ones(classes, dtype=dtype) if n.weight is None else n.weight._array.astype(dtype)
+    w = np.zeros((t.size, classes), dtype=dtype)
+    w[np.arange(t.size)[keep], t[keep]] = weight[t[keep]]
+    w = np.moveaxis(w.reshape(shape[:1] + shape[2:] + shape[1:2]), -1, 1) if len(shape) == 4 else w.reshape(shape)
+    total = dtype.type(1)
+    if n.reduction == "mean":
+        kept = np.where(keep, weight[np.where(keep, t, 0)], 0).astype(dtype)
+        total = _softmax.nll_sum(kept, keep) if dtype == np.float32 else np.add.reduce(kept, axis=None)
+        total = total if total else dtype.type(1)
+    if is_tensor(g):
+        return (unsqueeze(g, 1) if g.ndim else g) * constant(-w / total, g)
+    return w * -(unsqueeze(g, 1) if g.ndim else g / total)
 
 
 _BCE_EPSILON = 1e-12  # torch's floor for x(1-x) in the gradient of binary_cross_entropy
