@@ -277,7 +277,7 @@ def log_softmax_backward(g: np.ndarray, out: np.ndarray, dim: int) -> np.ndarray
     if dim == out.ndim - 1:  # _vec_host_softmax_backward_lastdim
         return (g.astype(_F64) - expf(out).astype(_F64) * lane_sum(g)[..., None]).astype(_F32)
     x, y = _columns(g, dim), _columns(out, dim)  # _vec_log_softmax_backward
-    total = np.add.accumulate(x, axis=-1)[..., -1:]
+    total = np.add.accumulate(x, axis=-1)[..., -1:] + _F32(0)  # from a zeroed buffer: -0 sums are +0
     return _uncolumns((x.astype(_F64) - _exp_columns(y).astype(_F64) * total).astype(_F32), out.shape)
 
 

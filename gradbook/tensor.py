@@ -422,13 +422,13 @@ class Tensor:
         """max(x, 0), elementwise."""
         return ops.ReluBackward0.apply(self)
 
-    def softmax(self, dim: builtins.int) -> Tensor:
-        """eˣ / Σ eˣ along ``dim``."""
-        return ops.SoftmaxBackward0.apply(self, dim=arguments.check_dim(dim, self.ndim))
+    def softmax(self, dim: builtins.int, dtype: Any = None) -> Tensor:
+        """eˣ / Σ eˣ along ``dim`` (in ``dtype`` if one is given)."""
+        return ops.SoftmaxBackward0.apply(self.to(dtype or self.dtype), dim=arguments.check_dim(dim, self.ndim))
 
-    def log_softmax(self, dim: builtins.int) -> Tensor:
-        """log(softmax(x)) along ``dim``, computed stably."""
-        return ops.LogSoftmaxBackward0.apply(self, dim=arguments.check_dim(dim, self.ndim))
+    def log_softmax(self, dim: builtins.int, dtype: Any = None) -> Tensor:
+        """log(softmax(x)) along ``dim``, computed stably (in ``dtype`` if one is given)."""
+        return ops.LogSoftmaxBackward0.apply(self.to(dtype or self.dtype), dim=arguments.check_dim(dim, self.ndim))
 
     # ------------------------------------------------ reductions (ops/reduce.py)
 

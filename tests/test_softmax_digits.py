@@ -186,3 +186,30 @@ def test_cross_entropy_and_nll_loss_are_torchs_bits(n, reduction):
             outs.append([loss.detach().numpy(), logits.grad.numpy(), nll.numpy()])
         for a, b in zip(*outs):
             assert np.array_equal(a.view(np.int32), b.view(np.int32)), (trial, a, b)
+
+
+@pytest.mark.skipif(torch is None, reason="torch oracle")
+@pytest.mark.parametrize("shape", [(2, 3, 4, 5), (1, 1, 6, 6), (2, 4, 37), (3, 5), (5,)])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_losses_per_pixel_and_their_zeros_are_torchs_bits(shape, reduction):
+    """Bits include the sign of zero: a weight of 0, an ignored target, one class (the review's cases)."""
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(len(shape) * 7 + shape[-1])
+    classes = shape[1] if len(shape) > 1 else shape[0]
+    target_shape = shape[:1] + shape[2:] if len(shape) > 1 else ()
+    for trial in range(6):
+        x = rng.standard_normal(shape).astype(f32) * f32(3)
+        target = rng.integers(0, classes, target_shape)
+        weight = np.where(np.arange(classes) % 2, rng.uniform(0.1, 3, classes), 0).astype(f32) if trial % 2 else None
+        kwargs = {"reduction": reduction, "ignore_index": 1 if trial % 3 == 1 else -100}
+        seed = rng.standard_normal(target_shape if reduction == "none" else ()).astype(f32)
+        outs = []
+        for lib in (gradbook, torch):
+            for fn in (lib.nn.functional.cross_entropy, lib.nn.functional.nll_loss):
+                logits = lib.tensor(x, requires_grad=True)
+                w = None if weight is None else lib.tensor(weight)
+                loss = fn(logits, lib.tensor(target), weight=w, **kwargs)
+                loss.backward(lib.tensor(seed))
+                outs.append([loss.detach().numpy(), logits.grad.numpy()])
+        for a, b in zip(sum(outs[:2], []), sum(outs[2:], [])):
+            assert np.array_equal(np.asarray(a).view(np.int32), np.asarray(b).view(np.int32)), (trial, a, b)

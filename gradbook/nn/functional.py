@@ -36,12 +36,27 @@ def _in_place(t: Tensor, op: Any, **params: Any) -> Tensor:
     return _inplace.update(t, lambda x, _: op.apply(x, **params), None)
 
 
-def softmax(input: Tensor, dim: int) -> Tensor:  # noqa: A002
-    return input.softmax(dim)
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:  # noqa: A002
+    """e^x / Σ e^x along ``dim`` (torch's legacy choice of dim, with its warning, when none is given), computed
+    in ``dtype`` if one is given (a ToCopyBackward0 first, as torch)."""
+    dim = _implicit_dim("softmax", input.ndim, _stacklevel) if dim is None else dim
+    return input.softmax(dim, dtype)
 
 
-def log_softmax(input: Tensor, dim: int) -> Tensor:  # noqa: A002
-    return input.log_softmax(dim)
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:  # noqa: A002
+    """x - ln Σ e^x along ``dim``, as ``softmax``."""
+    dim = _implicit_dim("log_softmax", input.ndim, _stacklevel) if dim is None else dim
+    return input.log_softmax(dim, dtype)
+
+
+def _implicit_dim(name: str, ndim: int, stacklevel: int) -> int:
+    """torch's legacy choice when no dim is given (with its warning)."""
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
+        UserWarning,
+        stacklevel=stacklevel,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
@@ -109,18 +124,17 @@ def nll_loss(
     """
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
-    if target._array.dtype not in (np.int64, np.uint8):
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {scalar_name(target._array.dtype)}")
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
     if input.ndim > 2:
         return _nll_loss_pixels(input, target, weight, ignore_index, reduction)
     if target.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    batch, targets = (input.shape[0] if input.ndim == 2 else 1), target.numel()
+    batch = input.shape[0] if input.ndim == 2 else 1
+    targets = target.numel() if input.ndim == 1 else target.shape[0] if target.ndim else 0
     if targets != batch:
         raise ValueError(f"Expected input batch_size ({batch}) to match target batch_size ({targets}).")
-    _check_classes(input.shape[-1], target, weight, ignore_index)
+    _check_classes(input, input.shape[-1], target, weight, ignore_index)
     return ops.NllLossBackward0.apply(
         input, target=target, reduction=reduction, ignore_index=ignore_index, weight=weight
     )
@@ -147,9 +161,12 @@ def _nll_loss_pixels(
             raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: {list(target.shape)}")
     elif list(target.shape) != out_size:
         raise RuntimeError(f"Expected target size {out_size}, got {list(target.shape)}")
-    if weight is not None and (weight.ndim != 1 or weight.numel() != classes):
+    if weight is not None and weight.numel() != classes:
         raise RuntimeError("weight tensor should be defined either for all or no classes")
-    _check_classes(classes, target, weight, ignore_index)
+    weight = None if weight is None else weight.reshape(-1)  # any shape of C elements
+    _check_classes(input, classes, target, weight, ignore_index)
+    if target._array.dtype != np.int64:  # Byte passes the first check, not the kernel's
+        raise RuntimeError(f"expected scalar type Long but found {scalar_name(target._array.dtype)}")
     flat = input.ndim != 4 and input.numel() > 0
     if flat:  # ATen views the pixels as one row: (N, C, 1, d1·d2·…)
         input, target = input.contiguous().view(n, classes, 1, -1), target.contiguous().view(n, 1, -1)
@@ -159,7 +176,9 @@ def _nll_loss_pixels(
     return out.view(out_size) if flat and reduction == "none" else out
 
 
-def _check_classes(classes: int, target: Tensor, weight: Tensor | None, ignore_index: int) -> None:
+def _check_classes(input: Tensor, classes: int, target: Tensor, weight: Tensor | None, ignore_index: int) -> None:  # noqa: A002
+    if target._array.dtype not in (np.int64, np.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {scalar_name(target._array.dtype)}")
     bad = (target._array != ignore_index) & ((target._array < 0) | (target._array >= classes))
     if bad.any():
         raise IndexError(f"Target {int(target._array[bad][0])} is out of bounds.")
@@ -167,6 +186,10 @@ def _check_classes(classes: int, target: Tensor, weight: Tensor | None, ignore_i
         raise RuntimeError(
             f"weight tensor should be defined either for all {classes} classes or no classes but got weight "
             f"tensor of shape: {list(weight.shape)}"
+        )
+    if weight is not None and weight._array.dtype != input._array.dtype:
+        raise RuntimeError(
+            f"expected scalar type {scalar_name(input._array.dtype)} but found {scalar_name(weight._array.dtype)}"
         )
 
 

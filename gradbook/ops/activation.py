@@ -47,6 +47,8 @@ class SoftmaxBackward0(Op):
     def forward(a: np.ndarray, dim: int) -> np.ndarray:
         if _torch_kernel(a):  # float32: torch's own digits (gradbook/_softmax.py)
             return _softmax.softmax(a, dim)
+        if not a.size:
+            return a.copy()
         dim = dim if a.ndim else None
         e = np.exp(a - np.maximum.reduce(a, axis=dim, keepdims=True))
         return e / np.add.reduce(e, axis=dim, keepdims=True)
@@ -69,6 +71,8 @@ class LogSoftmaxBackward0(Op):
     def forward(a: np.ndarray, dim: int) -> np.ndarray:
         if _torch_kernel(a):
             return _softmax.log_softmax(a, dim)
+        if not a.size:
+            return a.copy()
         dim = dim if a.ndim else None
         shifted = a - np.maximum.reduce(a, axis=dim, keepdims=True)
         return shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True))
@@ -84,7 +88,7 @@ class LogSoftmaxBackward0(Op):
 
 def _torch_kernel(*arrays: Any) -> bool:
     """float32 arrays of one or more dimensions (not a graph of tensors, for create_graph)."""
-    return all(isinstance(a, np.ndarray) and a.dtype == np.float32 and a.ndim for a in arrays)
+    return all(isinstance(a, np.ndarray) and a.dtype == np.float32 and a.ndim and a.size for a in arrays)
 
 
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)

@@ -57,16 +57,14 @@ class NllLossBackward0(Op):
         picked = np.where(keep, -a.reshape(-1, a.shape[-1])[np.arange(t.size), np.where(keep, t, 0)] * w, 0).astype(
             a.dtype
         )
-        if reduction == "none":
-            return picked if a.ndim == 2 else picked.reshape(())
-        if a.dtype == np.float32:  # added in torch's order (gradbook/_softmax.py)
-            loss = _softmax.nll_sum(picked, keep)
-            total = _softmax.nll_sum(w, keep) if weight is not None else a.dtype.type(np.count_nonzero(keep))
-        else:
-            loss, total = np.add.reduce(picked, axis=None), np.add.reduce(w, axis=None)
-        if reduction == "sum":
+        if reduction == "none" and a.ndim == 2:
+            return picked
+        loss = _softmax.nll_sum(picked, keep)  # in torch's order; one example's loss too (added to 0)
+        if reduction != "mean":
             return loss
-        return loss / total if total else a.dtype.type(np.nan)  # every target ignored: the mean of nothing
+        total = _softmax.nll_sum(w, keep) if weight is not None else a.dtype.type(np.count_nonzero(keep))
+        with np.errstate(divide="ignore", invalid="ignore"):  # nothing kept, or only weights 0: nan
+            return loss / total
 
     rules = {"∂out/∂self = -w/Σw at each target, else 0 (w: 1 or weight)": lambda n, g, self: _nll_grad(n, g)}
 
@@ -90,24 +88,32 @@ def _mse_count(n: Op) -> int:
 
 
 def _nll_grad(n: Op, g: Any) -> Any:
-    """w[target] at each kept target, times -g (each example's g for ``none``), or -(g / Σw) for the
-    mean, Σw the total weight the forward divided by, as torch's nll_loss_backward."""
+    """0 except at each kept target, where it is -w[target] · g (each example's own g for ``none``), g
+    divided by the total weight Σw for the mean (nan when Σw is 0), as torch's nll_loss_backward writes."""
     shape, dtype = shape_of(n), dtype_of(n)
     classes = shape[1] if len(shape) == 4 else shape[-1]  # (N, C, H, W) for NllLoss2DBackward0
     t = n.target._array.reshape(-1)
     keep = t != n.ignore_index
+    rows = np.flatnonzero(keep)
     weight = np.ones(classes, dtype=dtype) if n.weight is None else n.weight._array.astype(dtype)
-    w = np.zeros((t.size, classes), dtype=dtype)
-    w[np.arange(t.size)[keep], t[keep]] = weight[t[keep]]
-    w = np.moveaxis(w.reshape(shape[:1] + shape[2:] + shape[1:2]), -1, 1) if len(shape) == 4 else w.reshape(shape)
-    total = dtype.type(1)
+    w, total = weight[t[rows]], dtype.type(1)
     if n.reduction == "mean":
         kept = np.where(keep, weight[np.where(keep, t, 0)], 0).astype(dtype)
         total = _softmax.nll_sum(kept, keep) if dtype == np.float32 else np.add.reduce(kept, axis=None)
-        total = total if total else dtype.type(1)
-    if is_tensor(g):
-        return (unsqueeze(g, 1) if g.ndim else g) * constant(-w / total, g)
-    return w * -(unsqueeze(g, 1) if g.ndim else g / total)
+
+    def placed(values: np.ndarray) -> np.ndarray:
+        out = np.zeros((t.size, classes), dtype=dtype)
+        out[rows, t[rows]] = values
+        return (
+            np.moveaxis(out.reshape(shape[:1] + shape[2:] + shape[1:2]), -1, 1)
+            if len(shape) == 4
+            else out.reshape(shape)
+        )
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if is_tensor(g):
+            return (unsqueeze(g, 1) if g.ndim else g) * constant(placed(-w / total), g)
+        return placed(w * -(g.reshape(-1)[rows] if g.ndim else g / total))
 
 
 _BCE_EPSILON = 1e-12  # torch's floor for x(1-x) in the gradient of binary_cross_entropy

@@ -5,8 +5,6 @@ torch's torch/nn/modules/activation.py.
 
 from __future__ import annotations
 
-import warnings
-
 from ...tensor import Tensor
 from .. import functional
 from .module import Module
@@ -164,16 +162,6 @@ class Softsign(Module):
         return functional.softsign(input)
 
 
-def _softmax_dim(ndim: int) -> int:
-    """torch's legacy choice when no dim is given (with its warning)."""
-    warnings.warn(
-        "Implicit dimension choice for softmax has been deprecated. Change the call to include dim=X as an argument.",
-        UserWarning,
-        stacklevel=4,
-    )
-    return 0 if ndim in (0, 1, 3) else 1
-
-
 class Softmax(Module):
     """e^x / Σ e^x along ``dim``."""
 
@@ -182,7 +170,7 @@ class Softmax(Module):
         self.dim = dim
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return input.softmax(self.dim if self.dim is not None else _softmax_dim(input.ndim))
+        return functional.softmax(input, self.dim, _stacklevel=5)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
@@ -192,4 +180,4 @@ class LogSoftmax(Softmax):
     """x - ln Σ e^x along ``dim``."""
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return input.log_softmax(self.dim if self.dim is not None else _softmax_dim(input.ndim))
+        return functional.log_softmax(input, self.dim, _stacklevel=5)
