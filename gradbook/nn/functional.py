@@ -441,6 +441,13 @@ def _convolution(
         extra = [x for b, e in reversed(pads) for x in (0, e - b)]
         input = pad(input, extra)  # noqa: A001
         pads = tuple((b, b) for b, _ in pads)
+    padded = [s + b + e for s, (b, e) in zip(input.shape[2:], pads)]
+    span = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
+    if any(p < k for p, k in zip(padded, span)):
+        raise RuntimeError(
+            f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
+            f"({' x '.join(map(str, span))}). Kernel size can't be greater than actual input size"
+        )
     bias = bias if bias is not None else _factories.zeros(weight.shape[0], dtype=input.dtype)  # needs no gradient
     return ops.ConvolutionBackward0.apply(
         input, weight, bias, stride=stride, padding=pads, dilation=dilation, groups=groups, output_padding=(0,) * nd
@@ -503,6 +510,16 @@ def _conv_transpose(
             for name, v in zip(names, vs)
         )
         raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got {got}")
+    size = [
+        (i - 1) * s - 2 * p + d * (k - 1) + e + 1
+        for i, s, p, d, k, e in zip(input.shape[2:], stride, pads, dilation, weight.shape[2:], extra)
+    ]
+    if any(v <= 0 for v in size):  # torch names the sizes as 2-D for conv_transpose1d
+        shown = [[1, *input.shape[2:]], [1, *size]] if nd == 1 else [list(input.shape[2:]), size]
+        raise RuntimeError(
+            f"Given input size per channel: ({' x '.join(map(str, shown[0]))}). Calculated output size per channel: "
+            f"({' x '.join(map(str, shown[1]))}). Output size is too small"
+        )
     bias = bias if bias is not None else _factories.zeros(weight.shape[1] * groups, dtype=input.dtype)
     return ops.ConvolutionBackward0.apply(
         input,

@@ -32,14 +32,29 @@ def _unfields(
     fields: np.ndarray, shape: tuple, padding: tuple, kernel: tuple, stride: tuple, dilation: tuple
 ) -> np.ndarray:
     """The adjoint of _fields and _padded: each field's values added back where they came from."""
-    nd = len(kernel)
-    out = np.zeros(shape[:2] + tuple(s + a + b for s, (a, b) in zip(shape[2:], padding)), fields.dtype)
-    positions = fields.shape[2 : 2 + nd]
-    for offset in np.ndindex(*kernel):
+    positions = fields.shape[2 : 2 + len(kernel)]
+    pieces = (fields[(Ellipsis,) + offset] for offset in np.ndindex(*kernel))
+    return _add_back(pieces, shape, positions, padding, kernel, stride, dilation, fields.dtype)
+
+
+def _add_back(
+    pieces: Any,
+    shape: tuple,
+    positions: tuple,
+    padding: tuple,
+    kernel: tuple,
+    stride: tuple,
+    dilation: tuple,
+    dtype: Any,
+) -> np.ndarray:
+    """Σ over the kernel offsets (in np.ndindex order) of each piece (N, C, *positions), added at the input
+    places that offset reads, then the padding cropped."""
+    out = np.zeros(shape[:2] + tuple(s + a + b for s, (a, b) in zip(shape[2:], padding)), dtype)
+    for offset, piece in zip(np.ndindex(*kernel), pieces):
         where = tuple(
             slice(o * d, o * d + s * (p - 1) + 1, s) for o, d, s, p in zip(offset, dilation, stride, positions)
         )
-        out[(slice(None), slice(None)) + where] += fields[(Ellipsis,) + offset]
+        out[(slice(None), slice(None)) + where] += piece
     return out[(slice(None), slice(None)) + tuple(slice(a, a + s) for s, (a, _) in zip(shape[2:], padding))]
 
 
@@ -51,27 +66,34 @@ def _conv_subscripts(nd: int) -> tuple[str, str, str]:
     return f"ngc{out}{ker}", f"goc{ker}", f"ngo{out}"
 
 
+def _columns(fields: np.ndarray, groups: int) -> np.ndarray:
+    """(N, G, Cg·K, P): each output position's receptive field as one column, per group (im2col: one copy
+    of the fields, so that a convolution is one matrix product per example)."""
+    nd = (fields.ndim - 2) // 2
+    (n, c), positions, kernel = fields.shape[:2], fields.shape[2 : 2 + nd], fields.shape[2 + nd :]
+    f = fields.reshape((n, groups, c // groups) + positions + kernel)  # (N, G, Cg, *P, *K), a view
+    f = f.transpose((0, 1, 2, *range(3 + nd, 3 + 2 * nd), *range(3, 3 + nd)))  # (N, G, Cg, *K, *P)
+    return f.reshape(n, groups, (c // groups) * math.prod(kernel), math.prod(positions))
+
+
 def _conv(
     x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: tuple, padding: tuple, dilation: tuple, groups: int
 ) -> np.ndarray:
     nd = w.ndim - 2
     fields = _fields(_padded(x, padding), w.shape[2:], stride, dilation)
-    n, c, o = x.shape[0], x.shape[1], w.shape[0]
-    f, k, out = _conv_subscripts(nd)
-    grouped = fields.reshape((n, groups, c // groups) + fields.shape[2:])
-    y = np.einsum(f"{f},{k}->{out}", grouped, w.reshape((groups, o // groups) + w.shape[1:]), optimize=True)
-    y = y.reshape((n, o) + y.shape[3:])
-    return (y + b.reshape((1, -1) + (1,) * nd)).astype(x.dtype, copy=False)
+    n, o, positions = x.shape[0], w.shape[0], fields.shape[2 : 2 + nd]
+    y = w.reshape(groups, o // groups, -1) @ _columns(fields, groups)  # (N, G, Og, P)
+    y = y.reshape((n, o) + positions)
+    y += b.reshape((1, -1) + (1,) * nd)
+    return y.astype(x.dtype, copy=False)
 
 
-def _conv_grads(n: Op, g: Any, input: Any, weight: Any) -> tuple[np.ndarray, np.ndarray]:
-    """(∂/∂input, ∂/∂weight) of a convolution, from g: the fields' gradient added back, and the
-    fields times g summed over the batch and positions."""
+def _input_grad(n: Op, g: Any, input: Any, weight: Any) -> Any:  # noqa: A002
+    """∂/∂input of a convolution: g through the weight, added back onto each receptive field."""
     if is_tensor(g):
-        return _conv_grads_recorded(n, g, input, weight)
-    x, w = input, weight
-    grad_input = _onto_fields(g, w, x.shape, n.padding, n.stride, n.dilation, n.groups)
-    return grad_input.astype(x.dtype, copy=False), _weight_grad(g, x, w, n).astype(w.dtype, copy=False)
+        return _conv_grads_recorded(n, g, input, weight)[0]
+    grad = _onto_fields(g, weight, input.shape, n.padding, n.stride, n.dilation, n.groups)
+    return grad.astype(input.dtype, copy=False)
 
 
 def _onto_fields(
@@ -79,24 +101,28 @@ def _onto_fields(
 ) -> np.ndarray:
     """g (N, O, *positions) through w back onto each receptive field of an input of ``shape``: a
     convolution's input gradient, and a transposed convolution's output."""
-    f, k, out = _conv_subscripts(w.ndim - 2)
-    bn, o = g.shape[0], w.shape[0]
-    gg = g.reshape((bn, groups, o // groups) + g.shape[2:])
-    wg = w.reshape((groups, o // groups) + w.shape[1:])
-    grad_fields = np.einsum(f"{out},{k}->{f}", gg, wg, optimize=True)
-    grad_fields = grad_fields.reshape((bn, shape[1]) + g.shape[2:] + w.shape[2:])
-    return _unfields(grad_fields, shape, padding, w.shape[2:], stride, dilation)
+    nd, o = w.ndim - 2, w.shape[0]
+    bn, positions, kernel = g.shape[0], g.shape[2:], w.shape[2:]
+    gg = g.reshape(bn, groups, o // groups, math.prod(positions))
+    grad_cols = w.reshape(groups, o // groups, -1).transpose(0, 2, 1) @ gg  # (N, G, Cg·K, P)
+    grad_fields = grad_cols.reshape((bn, shape[1]) + kernel + positions)  # (N, C, *K, *P), a view
+    grad_fields = grad_fields.transpose((0, 1, *range(2 + nd, 2 + 2 * nd), *range(2, 2 + nd)))
+    return _unfields(grad_fields, shape, padding, kernel, stride, dilation)
 
 
 def _weight_grad(g: np.ndarray, x: np.ndarray, w: np.ndarray, n: Op) -> np.ndarray:
     """Σ over the batch and positions of g (N, O, *positions) times x's receptive fields: ∂/∂weight."""
-    f, k, out = _conv_subscripts(w.ndim - 2)
-    bn, c, o, groups = x.shape[0], x.shape[1], w.shape[0], n.groups
     fields = _fields(_padded(x, n.padding), w.shape[2:], n.stride, n.dilation)
     fields = fields[(slice(None), slice(None)) + tuple(slice(0, p) for p in g.shape[2:])]  # a transposed conv's
-    gg = g.reshape((bn, groups, o // groups) + g.shape[2:])  # output_padding adds places no field starts at
-    grouped = fields.reshape((bn, groups, c // groups) + fields.shape[2:])
-    return np.einsum(f"{out},{f}->{k}", gg, grouped, optimize=True).reshape(w.shape)
+    bn, o = g.shape[:2]  # output_padding adds places no field starts at
+    gg = g.reshape(bn, n.groups, o // n.groups, -1)
+    return np.add.reduce(gg @ _columns(fields, n.groups).transpose(0, 1, 3, 2), axis=0).reshape(w.shape)
+
+
+def _conv_weight_grad(n: Op, g: Any, input: Any, weight: Any) -> Any:  # noqa: A002
+    if is_tensor(g):
+        return _conv_grads_recorded(n, g, input, weight)[1]
+    return _weight_grad(g, input, weight, n).astype(weight.dtype, copy=False)
 
 
 def _conv_transposed(
@@ -202,20 +228,23 @@ class ConvolutionBackward0(Op):
     forward = staticmethod(_convolution)
     rules = {
         "∂/∂input: g through weight, back onto each receptive field": lambda n, g, input, weight: (
-            _transposed_input_grad(n, g, weight) if n.transposed else _conv_grads(n, g, input, weight)[0]
+            _transposed_input_grad(n, g, weight) if n.transposed else _input_grad(n, g, input, weight)
         ),
         "∂/∂weight: Σ g · input over the batch and positions": lambda n, g, input, weight: (
-            _transposed_weight_grad(n, g, input, weight) if n.transposed else _conv_grads(n, g, input, weight)[1]
+            _transposed_weight_grad(n, g, input, weight) if n.transposed else _conv_weight_grad(n, g, input, weight)
         ),
         "∂/∂bias: Σ g over the batch and positions": lambda n, g: sum_keepdim(g, (0, *range(2, g.ndim))).reshape(-1),
     }
 
 
 def _max_pool(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
+    """The largest value of each window: one elementwise maximum per kernel offset (nan wins, as torch)."""
     fields = _fields(_padded(x, padding, -np.inf), kernel, stride, dilation)
-    nd = len(kernel)
-    flat = fields.reshape(fields.shape[: 2 + nd] + (-1,))
-    return np.max(flat, axis=-1)
+    offsets = np.ndindex(*kernel)
+    out = fields[(Ellipsis,) + next(offsets)].copy()
+    for offset in offsets:
+        np.maximum(out, fields[(Ellipsis,) + offset], out=out)
+    return out
 
 
 class MaxPool2DWithIndicesBackward0(Op):
@@ -227,23 +256,58 @@ class MaxPool2DWithIndicesBackward0(Op):
 
 
 def _window_argmax(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
-    """(N, C, Ho, Wo): the place, 0 .. K-1, of each window's largest value (the first, as torch)."""
+    """(N, C, Ho, Wo): the place, 0 .. K-1, of each window's largest value, as torch's loop finds it (the
+    first largest; a nan replaces it, and every later nan too)."""
     fields = _fields(_padded(x, padding, -np.inf), kernel, stride, dilation)
-    flat = fields.reshape(fields.shape[:4] + (-1,))
-    best = np.argmax(flat, axis=-1)
-    nan = np.isnan(flat)
-    if nan.any():  # torch's loop takes every nan it meets: the last one
-        best = np.where(nan.any(axis=-1), flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1), best)
+    pieces = [fields[(Ellipsis,) + offset] for offset in np.ndindex(*kernel)]
+    largest = pieces[0].copy()
+    for piece in pieces[1:]:
+        np.maximum(largest, piece, out=largest)  # nan wins
+    best = np.zeros(largest.shape, np.int64)
+    for k in range(len(pieces) - 1, -1, -1):  # the first place holding the largest value
+        best[pieces[k] == largest] = k
+    if np.isnan(largest).any():  # a window with a nan: its last nan
+        for k, piece in enumerate(pieces):
+            best[np.isnan(piece)] = k
+    stuck = np.isneginf(largest)  # only -inf (or padding) in the window: torch keeps its first real place
+    if stuck.any():
+        firsts = [  # per dimension, the first kernel offset that lands inside the input
+            np.maximum(0, -((np.arange(size) * st - pad) // dil))
+            for size, st, (pad, _), dil in zip(largest.shape[2:], stride, padding, dilation)
+        ]
+        first = np.ravel_multi_index(np.meshgrid(*firsts, indexing="ij"), kernel)
+        best = np.where(stuck, first, best)
     return best
 
 
 def _max_pool_grad(n: Op, g: Any, x: Any) -> Any:
     best = _window_argmax(as_array(x), n.kernel, n.stride, n.padding, n.dilation)
-    onehot = np.arange(math.prod(n.kernel)) == best[..., None]  # (N, C, Ho, Wo, K): the largest of each window
     if is_tensor(g):
+        onehot = np.arange(math.prod(n.kernel)) == best[..., None]  # (N, C, Ho, Wo, K): each window's largest
         return _pool_grad_recorded(n, g, constant(onehot.astype(g._array.dtype), g), n.dilation)
-    onehot = onehot.reshape(best.shape + tuple(n.kernel))
-    return _unfields(onehot * g[..., None, None], x.shape, n.padding, n.kernel, n.stride, n.dilation)
+    if (
+        len(n.kernel) == 2
+        and tuple(n.stride) == tuple(n.kernel)
+        and set(n.dilation) == {1}
+        and not any(map(any, n.padding))
+    ):
+        return _tiled_grad(g, best, x.shape, tuple(n.kernel))
+    zero = g.dtype.type(0)
+    pieces = (np.where(best == k, g, zero) for k in range(math.prod(n.kernel)))  # g to each window's largest
+    return _add_back(pieces, x.shape, best.shape[2:], n.padding, n.kernel, n.stride, n.dilation, g.dtype)
+
+
+def _tiled_grad(g: np.ndarray, best: np.ndarray, shape: tuple, kernel: tuple) -> np.ndarray:
+    """_max_pool_grad where the windows tile the input (stride = kernel, no padding or dilation): g put
+    at each window's place, then the windows laid back side by side (2-D)."""
+    (bn, c, ho, wo), (kh, kw) = best.shape, kernel
+    windows = np.zeros((bn, c, ho, wo, kh * kw), g.dtype)
+    np.put_along_axis(windows, best[..., None], g[..., None], axis=-1)
+    out = np.zeros(shape, g.dtype)  # rows and columns after the last whole window get nothing
+    out[:, :, : ho * kh, : wo * kw] = (
+        windows.reshape(bn, c, ho, wo, kh, kw).transpose(0, 1, 2, 4, 3, 5).reshape(bn, c, ho * kh, wo * kw)
+    )
+    return out
 
 
 def _pool_grad_recorded(n: Op, g: Any, share: Any, dilation: tuple) -> Any:
