@@ -264,11 +264,12 @@ def _window_argmax(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, 
     for piece in pieces[1:]:
         np.maximum(largest, piece, out=largest)  # nan wins
     best = np.zeros(largest.shape, np.int64)
-    for k in range(len(pieces) - 1, -1, -1):  # the first place holding the largest value
-        best[pieces[k] == largest] = k
+    for k in range(len(pieces) - 1, 0, -1):  # the first place holding the largest value
+        np.copyto(best, k, where=pieces[k] == largest)
+    np.copyto(best, 0, where=pieces[0] == largest)
     if np.isnan(largest).any():  # a window with a nan: its last nan
         for k, piece in enumerate(pieces):
-            best[np.isnan(piece)] = k
+            np.copyto(best, k, where=np.isnan(piece))
     stuck = np.isneginf(largest)  # only -inf (or padding) in the window: torch keeps its first real place
     if stuck.any():
         firsts = [  # per dimension, the first kernel offset that lands inside the input
