@@ -82,7 +82,7 @@ class Op(Node):
             else:
                 edges.append((None, 0))
             meta.append((t._array.shape, t._array.dtype))  # the shape and dtype its gradient must have
-        attrs["next_functions"], attrs["_input_metadata"] = tuple(edges), meta
+        attrs["next_functions"], attrs["_input_metadata"] = tuple(edges), tuple(meta)
         if cls._inputs_kept:
             versions = attrs["_versions"] = []  # each saved input and its version, to tell later if it changed
             for name, i, readers in cls._inputs_kept:
