@@ -19,6 +19,19 @@ def timed(fn: Callable[[], object], runs: int, setup: Callable[[], object] | Non
     return times
 
 
+def interleaved(steps: dict[str, Callable[[], object]], samples: int) -> dict[str, list[float]]:
+    """Seconds per call of each of ``steps``: ``samples`` rounds, one call of each per round, the order
+    rotated every round, so that a slow stretch of the machine hits all of them alike."""
+    names = list(steps)
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for r in range(samples):
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            start = time.perf_counter()
+            steps[name]()
+            times[name].append(time.perf_counter() - start)
+    return times
+
+
 def row(label: str, times: list[float], target: float | None = None) -> None:
     """``| label | median | min | max | target | PASS/MISS |`` in milliseconds."""
     med = statistics.median(times)

@@ -24,7 +24,6 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
@@ -32,6 +31,8 @@ from typing import Any  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from _timing import interleaved  # noqa: E402
+
 import gradbook  # noqa: E402
 
 try:
@@ -85,12 +86,7 @@ def main() -> None:
     losses = {name: float(steps[name]().item()) for name in names}  # one step each, then compare
     if torch is not None and not np.isclose(losses["gradbook"], losses["torch"], rtol=1e-5):
         sys.exit(f"ERROR: the first step's losses differ: {losses}")
-    times: dict[str, list[float]] = {name: [] for name in names}
-    for r in range(samples):
-        for name in names[r % len(names) :] + names[: r % len(names)]:
-            start = time.perf_counter()
-            steps[name]()
-            times[name].append(time.perf_counter() - start)
+    times = interleaved(steps, samples)
     med = {name: statistics.median(t) for name, t in times.items()}
     print(f"numpy {np.__version__}" + (f", torch {torch.__version__}" if torch else " (torch not installed)"))
     print(f"CNN step, batch {BATCH}, 1×28×28 → conv 8 → pool → conv 16 → pool → linear 10, {samples} samples")

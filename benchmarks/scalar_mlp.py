@@ -24,12 +24,13 @@ import argparse  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from _timing import interleaved  # noqa: E402
+
 import gradbook  # noqa: E402
 
 try:
@@ -108,12 +109,7 @@ def main() -> None:
     first = {name: steps[name]() for name in names}
     if any(abs(first[name] - first["gradbook"]) > 1e-4 * max(1.0, abs(first["gradbook"])) for name in names):
         sys.exit(f"ERROR: the first step's losses differ: {first}")
-    times: dict[str, list[float]] = {name: [] for name in names}
-    for r in range(samples):
-        for name in names[r % len(names) :] + names[: r % len(names)]:
-            start = time.perf_counter()
-            steps[name]()
-            times[name].append(time.perf_counter() - start)
+    times = interleaved(steps, samples)
     med = {name: statistics.median(t) for name, t in times.items()}
     print(f"scalar MLP {' → '.join(map(str, SIZES))}, {SAMPLES} samples per step, {samples} steps timed per library")
     print()

@@ -159,8 +159,7 @@ def _two_sum(a: np.float32, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def lane_sum(x: np.ndarray) -> np.ndarray:
     """ATen's ``vec::reduce_all`` with +, over the last axis: a row shorter than a vector added left to
-    right; else vectors added lane by lane (the leftover into the first lanes), then the lanes folded
-    in halves (lane i + lane i + 8, then + 4, + 2, + 1)."""
+    right; else vectors added lane by lane (the leftover into the first lanes), then the lanes folded."""
     n, width = x.shape[-1], lanes()
     if n < width:
         return np.add.accumulate(x, axis=-1)[..., -1]
@@ -168,6 +167,12 @@ def lane_sum(x: np.ndarray) -> np.ndarray:
     acc = np.add.accumulate(x[..., :whole].reshape(x.shape[:-1] + (whole // width, width)), axis=-2)[..., -1, :]
     if whole < n:
         acc[..., : n - whole] += x[..., whole:]
+    return _fold(acc)
+
+
+def _fold(acc: np.ndarray) -> np.ndarray:
+    """vec_reduce_all's shuffles: the lanes (last axis) folded in halves, lane i + lane i + width/2, to one."""
+    width = acc.shape[-1]
     while width > 1:
         width //= 2
         acc = acc[..., :width] + acc[..., width:]
@@ -266,10 +271,7 @@ def _dot_lanes(g: np.ndarray, out: np.ndarray) -> np.ndarray:
     acc = np.add.accumulate(p[..., :whole].reshape(p.shape[:-1] + (whole // width, width)), axis=-2)[..., -1, :]
     if whole < n:
         acc[..., : n - whole] = _fma(g[..., whole:], out[..., whole:], acc[..., : n - whole])
-    while width > 1:
-        width //= 2
-        acc = acc[..., :width] + acc[..., width:]
-    return acc[..., 0]
+    return _fold(acc)
 
 
 def log_softmax_backward(g: np.ndarray, out: np.ndarray, dim: int) -> np.ndarray:

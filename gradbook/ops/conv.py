@@ -58,14 +58,6 @@ def _add_back(
     return out[(slice(None), slice(None)) + tuple(slice(a, a + s) for s, (a, _) in zip(shape[2:], padding))]
 
 
-_LETTERS = "hwdxyz"  # spatial dimensions of the output, then kernel offsets below
-
-
-def _conv_subscripts(nd: int) -> tuple[str, str, str]:
-    out, ker = _LETTERS[:nd], "klmpqr"[:nd]
-    return f"ngc{out}{ker}", f"goc{ker}", f"ngo{out}"
-
-
 def _columns(fields: np.ndarray, groups: int) -> np.ndarray:
     """(N, G, Cg·K, P): each output position's receptive field as one column, per group (im2col: one copy
     of the fields, so that a convolution is one matrix product per example)."""
@@ -237,14 +229,22 @@ class ConvolutionBackward0(Op):
     }
 
 
-def _max_pool(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
-    """The largest value of each window: one elementwise maximum per kernel offset (nan wins, as torch)."""
+def _window_pieces(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> list:
+    """Each kernel offset's values over every window (N, C, *positions), views of the -inf-padded input."""
     fields = _fields(_padded(x, padding, -np.inf), kernel, stride, dilation)
-    offsets = np.ndindex(*kernel)
-    out = fields[(Ellipsis,) + next(offsets)].copy()
-    for offset in offsets:
-        np.maximum(out, fields[(Ellipsis,) + offset], out=out)
+    return [fields[(Ellipsis,) + offset] for offset in np.ndindex(*kernel)]
+
+
+def _largest(pieces: list) -> np.ndarray:
+    """Each window's largest value: one elementwise maximum per kernel offset (nan wins, as torch)."""
+    out = pieces[0].copy()
+    for piece in pieces[1:]:
+        np.maximum(out, piece, out=out)
     return out
+
+
+def _max_pool(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
+    return _largest(_window_pieces(x, kernel, stride, padding, dilation))
 
 
 class MaxPool2DWithIndicesBackward0(Op):
@@ -258,15 +258,11 @@ class MaxPool2DWithIndicesBackward0(Op):
 def _window_argmax(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
     """(N, C, Ho, Wo): the place, 0 .. K-1, of each window's largest value, as torch's loop finds it (the
     first largest; a nan replaces it, and every later nan too)."""
-    fields = _fields(_padded(x, padding, -np.inf), kernel, stride, dilation)
-    pieces = [fields[(Ellipsis,) + offset] for offset in np.ndindex(*kernel)]
-    largest = pieces[0].copy()
-    for piece in pieces[1:]:
-        np.maximum(largest, piece, out=largest)  # nan wins
+    pieces = _window_pieces(x, kernel, stride, padding, dilation)
+    largest = _largest(pieces)
     best = np.zeros(largest.shape, np.int64)
-    for k in range(len(pieces) - 1, 0, -1):  # the first place holding the largest value
+    for k in range(len(pieces) - 1, -1, -1):  # the first place holding the largest value
         np.copyto(best, k, where=pieces[k] == largest)
-    np.copyto(best, 0, where=pieces[0] == largest)
     if np.isnan(largest).any():  # a window with a nan: its last nan
         for k, piece in enumerate(pieces):
             np.copyto(best, k, where=np.isnan(piece))

@@ -53,7 +53,7 @@ class NllLossBackward0(Op):
     def forward(a: np.ndarray, target: Tensor, reduction: str, ignore_index: int, weight: Any) -> np.ndarray:
         t = target._array.reshape(-1)  # class indices: a param, not a differentiable input
         keep = t != ignore_index
-        w = np.where(keep, 1 if weight is None else weight._array[np.where(keep, t, 0)], 0).astype(a.dtype)
+        w = _kept_weights(t, keep, None if weight is None else weight._array, a.dtype)
         picked = np.where(keep, -a.reshape(-1, a.shape[-1])[np.arange(t.size), np.where(keep, t, 0)] * w, 0).astype(
             a.dtype
         )
@@ -62,7 +62,7 @@ class NllLossBackward0(Op):
         loss = _softmax.nll_sum(picked, keep)  # in torch's order; one example's loss too (added to 0)
         if reduction != "mean":
             return loss
-        total = _softmax.nll_sum(w, keep) if weight is not None else a.dtype.type(np.count_nonzero(keep))
+        total = _total_weight(w, keep, weight is not None)
         with np.errstate(divide="ignore", invalid="ignore"):  # nothing kept, or only weights 0: nan
             return loss / total
 
@@ -87,6 +87,16 @@ def _mse_count(n: Op) -> int:
     return math.prod(a if a == b else np.broadcast_shapes(a, b))
 
 
+def _kept_weights(t: np.ndarray, keep: np.ndarray, weight: np.ndarray | None, dtype: Any) -> np.ndarray:
+    """Each target's class weight (1 without weights), 0 where the target is ignored."""
+    return np.where(keep, 1 if weight is None else weight[np.where(keep, t, 0)], 0).astype(dtype)
+
+
+def _total_weight(kept: np.ndarray, keep: np.ndarray, weighted: bool) -> Any:
+    """What the mean divides by: the number of kept targets, or their weights added in torch's order."""
+    return _softmax.nll_sum(kept, keep) if weighted else kept.dtype.type(np.count_nonzero(keep))
+
+
 def _nll_grad(n: Op, g: Any) -> Any:
     """0 except at each kept target, where it is -w[target] · g (each example's own g for ``none``), g
     divided by the total weight Σw for the mean (nan when Σw is 0), as torch's nll_loss_backward writes."""
@@ -95,11 +105,9 @@ def _nll_grad(n: Op, g: Any) -> Any:
     t = n.target._array.reshape(-1)
     keep = t != n.ignore_index
     rows = np.flatnonzero(keep)
-    weight = np.ones(classes, dtype=dtype) if n.weight is None else n.weight._array.astype(dtype)
-    w, total = weight[t[rows]], dtype.type(1)
-    if n.reduction == "mean":
-        kept = np.where(keep, weight[np.where(keep, t, 0)], 0).astype(dtype)
-        total = _softmax.nll_sum(kept, keep) if dtype == np.float32 else np.add.reduce(kept, axis=None)
+    kept = _kept_weights(t, keep, None if n.weight is None else n.weight._array, dtype)
+    w = kept[rows]
+    total = _total_weight(kept, keep, n.weight is not None) if n.reduction == "mean" else dtype.type(1)
 
     def placed(values: np.ndarray) -> np.ndarray:
         out = np.zeros((t.size, classes), dtype=dtype)
