@@ -335,17 +335,50 @@ def random_bits(gen: MT19937, n: int, dtype: Any) -> np.ndarray:
 
 
 def permutation(gen: MT19937, n: int) -> np.ndarray:
-    """``randperm(n)``: position i swaps with i + (w mod (n - i)), for i = 0 .. n-2, one word each."""
+    """``randperm(n)``: torch's Fisher–Yates shuffle, for i = 0 .. n-2 position i swaps with
+    i + (w mod (n - i)), one word w each. The loop, written out, is ``shuffled`` in
+    tests/test_random_permutation.py; ``_swaps_applied`` gives its result with whole-array steps."""
     if n >= 2**32 // 20:
         raise NotImplementedError(
             f"gradbook's randperm takes n below {2**32 // 20} (got {n}): torch shuffles larger n otherwise"
         )
-    offsets = (gen.random(max(n - 1, 0)) % np.arange(n, 1, -1, dtype=np.uint64)).tolist()
-    order = list(range(n))
-    for i, k in enumerate(offsets):
-        j = i + k
-        order[i], order[j] = order[j], order[i]
-    return np.array(order, dtype=np.int64)
+    offsets = gen.random(max(n - 1, 0)) % np.arange(n, 1, -1, dtype=np.uint32)
+    return _swaps_applied(offsets.astype(np.int64), n)
+
+
+def _swaps_applied(offsets: np.ndarray, n: int) -> np.ndarray:
+    """The order after step i swapped places i and i + offsets[i], for every i in turn (the swaps
+    come known in advance, so no loop over them is needed). Position p is final once step p has
+    run: it keeps what it held when step p began, its *start*: what the last earlier step aimed at
+    p moved there (that step's own start), else p's original value, so starts follow a chain of
+    steps back to an untouched place (pointer doubling walks every chain at once). What a step
+    finds at its target is what the previous step aimed at the same place moved there, else the
+    target's original value."""
+    m = offsets.size
+    targets = np.arange(m, dtype=np.int64) + offsets
+    moving = np.flatnonzero(offsets)  # a step with offset 0 swaps its place with itself
+    order = moving[_stable_order(targets[moving])]  # by target, then by step
+    aimed = targets[order]
+    same = aimed[1:] == aimed[:-1]
+    last = np.ones(order.size, bool)
+    last[:-1] = ~same
+    start = np.arange(n, dtype=np.int64)
+    start[aimed[last]] = order[last]  # for now: the last step aimed at each place
+    while not np.array_equal(deeper := start[start], start):
+        start = deeper
+    found = aimed  # reused: what each step of ``order`` finds at its target
+    found[1:][same] = start[order[:-1][same]]
+    out = start.copy()  # a place that no moving step starts from keeps its start
+    out[order] = found
+    return out
+
+
+def _stable_order(values: np.ndarray) -> np.ndarray:
+    """argsort, stable, of non-negative values below 2³²: NumPy's radix sort, 16 bits a pass."""
+    order = np.argsort(values.astype(np.uint16), kind="stable")
+    if values.size and values.max() >= 2**16:
+        order = order[np.argsort((values[order] >> 16).astype(np.uint16), kind="stable")]
+    return order
 
 
 def bernoulli(gen: MT19937, p: Any, n: int) -> np.ndarray:
