@@ -712,10 +712,11 @@ def max_pool2d(
         out = max_pool2d(input.unsqueeze(0), kernel_size, stride, padding, dilation, ceil_mode, return_indices)
         return (out[0].squeeze(0), out[1].squeeze(0)) if return_indices else out.squeeze(0)
     kernel, stride, pads, dilation = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode)
-    out = ops.MaxPool2DWithIndicesBackward0.apply(input, kernel=kernel, stride=stride, padding=pads, dilation=dilation)
-    if not return_indices:
-        return out
-    return out, Tensor._make(pool_indices(input._array, kernel, stride, pads, dilation))
+    indices = pool_indices(input._array, kernel, stride, pads, dilation)
+    out = ops.MaxPool2DWithIndicesBackward0.apply(
+        input, kernel=kernel, stride=stride, padding=pads, dilation=dilation, result1=indices
+    )
+    return (out, Tensor._make(indices)) if return_indices else out
 
 
 def avg_pool2d(

@@ -35,11 +35,7 @@ class ReluBackward0(Op):
     saves = ("result",)
     forward = staticmethod(lambda a: np.maximum(a, 0, dtype=a.dtype) if a.dtype != np.bool_ else _no_bool("relu"))
     # (~(out <= 0), not out > 0: 1 at nan, as torch)
-    rules = {
-        "∂out/∂self = 1 where out > 0, else 0": lambda n, g, result: (
-            select(g, ~(as_array(result) <= 0)) if is_tensor(g) else np.where(result <= 0, g.dtype.type(0), g)
-        )
-    }
+    rules = {"∂out/∂self = 1 where out > 0, else 0": lambda n, g, result: select(g, ~(as_array(result) <= 0))}
 
 
 class SoftmaxBackward0(Op):

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .op import Op
-from .rules import as_array, constant, is_tensor, shape_of, sum_keepdim
+from .rules import constant, is_tensor, shape_of, sum_keepdim
 
 
 def _fields(xp: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple) -> np.ndarray:
@@ -243,16 +243,43 @@ def _largest(pieces: list) -> np.ndarray:
     return out
 
 
-def _max_pool(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
-    return _largest(_window_pieces(x, kernel, stride, padding, dilation))
-
-
 class MaxPool2DWithIndicesBackward0(Op):
-    """out = the largest value of each window (``kernel_size``, ``stride``, ``padding``, ``dilation``)"""
+    """out = the largest value of each window (``kernel``, ``stride``, ``padding``, ``dilation``); ``result1``
+    (from ``pool_indices``) says where it is, as an index into its channel's H·W values"""
 
-    saves = ("self",)
-    forward = staticmethod(_max_pool)
+    saves = ("self", "result1")
+    forward = staticmethod(lambda a, kernel, stride, padding, dilation, result1: _at(a, result1))
     rules = {"∂/∂self: each g to its window's largest value": lambda n, g, self: _max_pool_grad(n, g, self)}
+
+
+def _flat(indices: np.ndarray, shape: tuple) -> np.ndarray:
+    """Indices into each channel's H·W values, as indices into all N·C·H·W values."""
+    n, c = shape[:2]
+    firsts = np.arange(0, n * c * math.prod(shape[2:]), math.prod(shape[2:])).reshape(n, c, *[1] * (indices.ndim - 2))
+    return indices + firsts
+
+
+def _at(x: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """x's values at ``indices`` (each into its channel's H·W values), shaped as the indices."""
+    return np.take(x.reshape(-1), _flat(indices, x.shape))
+
+
+def pool_indices(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
+    """max_pool2d's indices: where each window's largest value is, as an index into its channel's
+    H·W values (torch's ``return_indices``, its node's ``_saved_result1``)."""
+    best = _window_argmax(x, kernel, stride, padding, dilation)
+    dy, dx = np.divmod(best, kernel[1])
+    rows = np.arange(best.shape[2])[:, None] * stride[0] - padding[0][0] + dy * dilation[0]
+    cols = np.arange(best.shape[3])[None, :] * stride[1] - padding[1][0] + dx * dilation[1]
+    return (rows * x.shape[3] + cols).astype(np.int64)
+
+
+def _window_offsets(n: Op, shape: tuple) -> np.ndarray:
+    """pool_indices undone: each window's largest value's place in the window, 0 .. K-1."""
+    rows, cols = np.divmod(n.result1, shape[3])
+    dy = (rows - (np.arange(rows.shape[2])[:, None] * n.stride[0] - n.padding[0][0])) // n.dilation[0]
+    dx = (cols - (np.arange(cols.shape[3])[None, :] * n.stride[1] - n.padding[1][0])) // n.dilation[1]
+    return dy * n.kernel[1] + dx
 
 
 def _window_argmax(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
@@ -260,9 +287,11 @@ def _window_argmax(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, 
     first largest; a nan replaces it, and every later nan too)."""
     pieces = _window_pieces(x, kernel, stride, padding, dilation)
     largest = _largest(pieces)
-    best = np.zeros(largest.shape, np.int64)
-    for k in range(len(pieces) - 1, -1, -1):  # the first place holding the largest value
-        np.copyto(best, k, where=pieces[k] == largest)
+    best = np.full(largest.shape, len(pieces) - 1, np.intp)
+    for k in range(len(pieces) - 2, -1, -1):  # the first place holding the largest value
+        best -= (pieces[k] == largest) * (best - k)  # (arithmetic: a where on this mask mispredicts)
+    if np.isfinite(largest).all():
+        return best
     if np.isnan(largest).any():  # a window with a nan: its last nan
         for k, piece in enumerate(pieces):
             np.copyto(best, k, where=np.isnan(piece))
@@ -278,32 +307,22 @@ def _window_argmax(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, 
 
 
 def _max_pool_grad(n: Op, g: Any, x: Any) -> Any:
-    best = _window_argmax(as_array(x), n.kernel, n.stride, n.padding, n.dilation)
     if is_tensor(g):
-        onehot = np.arange(math.prod(n.kernel)) == best[..., None]  # (N, C, Ho, Wo, K): each window's largest
+        onehot = np.arange(math.prod(n.kernel)) == _window_offsets(n, x.shape)[..., None]  # (N, C, Ho, Wo, K)
         return _pool_grad_recorded(n, g, constant(onehot.astype(g._array.dtype), g), n.dilation)
-    if (
-        len(n.kernel) == 2
-        and tuple(n.stride) == tuple(n.kernel)
-        and set(n.dilation) == {1}
-        and not any(map(any, n.padding))
-    ):
-        return _tiled_grad(g, best, x.shape, tuple(n.kernel))
+    if all(s >= d * (k - 1) + 1 for k, s, d in zip(n.kernel, n.stride, n.dilation)):
+        return _put_back(g, n.result1, x.shape)
     zero = g.dtype.type(0)
+    best = _window_offsets(n, x.shape)
     pieces = (np.where(best == k, g, zero) for k in range(math.prod(n.kernel)))  # g to each window's largest
     return _add_back(pieces, x.shape, best.shape[2:], n.padding, n.kernel, n.stride, n.dilation, g.dtype)
 
 
-def _tiled_grad(g: np.ndarray, best: np.ndarray, shape: tuple, kernel: tuple) -> np.ndarray:
-    """_max_pool_grad where the windows tile the input (stride = kernel, no padding or dilation): g put
-    at each window's place, then the windows laid back side by side (2-D)."""
-    (bn, c, ho, wo), (kh, kw) = best.shape, kernel
-    windows = np.zeros((bn, c, ho, wo, kh * kw), g.dtype)
-    np.put_along_axis(windows, best[..., None], g[..., None], axis=-1)
-    out = np.zeros(shape, g.dtype)  # rows and columns after the last whole window get nothing
-    out[:, :, : ho * kh, : wo * kw] = (
-        windows.reshape(bn, c, ho, wo, kh, kw).transpose(0, 1, 2, 4, 3, 5).reshape(bn, c, ho * kh, wo * kw)
-    )
+def _put_back(g: np.ndarray, indices: np.ndarray, shape: tuple) -> np.ndarray:
+    """_max_pool_grad where no two windows overlap (stride ≥ each window's span): each g put at its
+    window's largest value, no place receiving two."""
+    out = np.zeros(shape, g.dtype)
+    np.put(out, _flat(indices, shape), g)
     return out
 
 
@@ -337,13 +356,3 @@ def _avg_pool_grad(n: Op, g: Any) -> Any:
         return _pool_grad_recorded(n, g, constant(even.astype(g._array.dtype), g), (1, 1))
     share = np.broadcast_to((g / n.divisor.astype(g.dtype))[..., None, None], g.shape + tuple(n.kernel))
     return _unfields(share, shape_of(n), n.padding, n.kernel, n.stride, (1, 1))
-
-
-def pool_indices(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
-    """max_pool2d's indices: where each window's largest value is, as an index into its channel's
-    H·W values (torch's ``return_indices``)."""
-    best = _window_argmax(x, kernel, stride, padding, dilation)
-    dy, dx = np.divmod(best, kernel[1])
-    rows = np.arange(best.shape[2])[:, None] * stride[0] - padding[0][0] + dy * dilation[0]
-    cols = np.arange(best.shape[3])[None, :] * stride[1] - padding[1][0] + dx * dilation[1]
-    return (rows * x.shape[3] + cols).astype(np.int64)

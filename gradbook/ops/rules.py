@@ -80,7 +80,24 @@ def select(g: Any, factor: np.ndarray) -> Any:
     keep = factor if factor.dtype == bool else factor != 0
     if is_tensor(g):
         return where(Tensor._make(keep), g if factor.dtype == bool else g * Tensor._make(factor), 0.0)
-    return np.where(keep, g if factor.dtype == bool else g * factor, g.dtype.type(0))
+    return kept_or_zero(keep, g if factor.dtype == bool else g * factor)
+
+
+_BITS = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def kept_or_zero(keep: np.ndarray, a: Any) -> np.ndarray:
+    """``np.where(keep, a, 0)`` for a float array, computed on its bits: each value and-ed with all
+    ones or with zeros. The same values (+0 where masked out), without the branch NumPy's where
+    takes per element: a mask like relu's (positive or not, at random) mispredicts it half the
+    time, which made the where ~10× slower."""
+    a = np.asarray(a)
+    if a.dtype.kind != "f" or a.dtype.itemsize not in _BITS or np.broadcast_shapes(a.shape, keep.shape) != keep.shape:
+        return np.where(keep, a, a.dtype.type(0))
+    bits = _BITS[a.dtype.itemsize]
+    mask = keep.astype(bits)
+    np.negative(mask, out=mask)  # 1 → all ones
+    return np.bitwise_and(a.view(bits), mask, out=mask).view(a.dtype)
 
 
 def or_default(value: Any, default: Any) -> Any:
