@@ -15,6 +15,9 @@ from . import _device, _distributions, _fma, _random
 from ._dtypes import (
     Size,
     default_float,
+    float16,
+    float32,
+    float64,
     from_numpy_dtype,
     get_default_dtype,
     int64,
@@ -420,8 +423,18 @@ def randint_like(t: Tensor, low: builtins.int, high: Any = None, dtype: Any = No
 def randperm(n: builtins.int, generator: Any = None, dtype: Any = None, device: Any = None) -> Tensor:
     """A random permutation of 0 .. n-1 (torch's shuffle: the same seed, the same order)."""
     _shape((n,), "randperm")
+    dtype = dtype or int64
+    for kind, most, text, name in (
+        (float16, 2**11 + 1, "2049", "Half"),
+        (float32, 2**24 + 1, "2^24+1", "Float"),
+        (float64, 2**53 + 1, "2^53+1", "Double"),
+    ):
+        if dtype == kind and n > most:  # past it, the type does not hold every value exactly
+            raise RuntimeError(f"n cannot be greater than {text} for {name} type.")
+    if dtype == bool_:
+        raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
     draws = _distributions.permutation(generator_of(generator, "randperm", n), n)
-    return _leaf(draws, dtype or int64, False, "randperm", device)
+    return _leaf(draws, dtype, False, "randperm", device)
 
 
 _NORMAL_OVERLOADS = (

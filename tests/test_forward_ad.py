@@ -22,7 +22,7 @@ except ImportError:
 LINES = [p for p in TABLE + NN_TABLE if p.values[5] is not None]  # ops with a derivative
 IDS = [f"{p.id}-{i}" for i, p in enumerate(TABLE + NN_TABLE) if p.values[5] is not None]
 NOT_DIFFERENTIABLE_IN_FORWARD = {"Identity"}  # its program opens a dual level itself
-NEEDS_GRAD = {"IndexPutBackward0"}  # its program differentiates by its input (autograd.grad inside)
+NEEDS_GRAD = {"IndexPutBackward0", "MaxPool2DWithIndicesBackwardBackward0"}  # programs with autograd.grad inside
 
 
 def _tangents(shapes, seed=7):

@@ -80,6 +80,13 @@ TABLE = [
         lambda T, a: F(T).max_pool2d(a, 3, stride=2, padding=1, dilation=1),
         (1, 2, 7, 5),
     ),
+    line(
+        "MaxPool2DWithIndicesBackwardBackward0",  # max_pool2d's gradient under create_graph
+        lambda T, a, g: T.autograd.grad(F(T).max_pool2d(a, 3, stride=1, padding=1), a, g, create_graph=True)[0],
+        (1, 2, 4, 5),
+        (1, 2, 4, 5),
+    ),
+    line("MaxPool2DWithIndicesBackward0", lambda T, a: F(T).max_pool2d(a, 2), (3, 4, 6)),  # no batch dimension
     line("AvgPool2DBackward0", lambda T, a: F(T).avg_pool2d(a, 2), (2, 3, 4, 6)),
     line("AvgPool2DBackward0", lambda T, a: F(T).avg_pool2d(a, (3, 2), stride=(2, 1), padding=1), (1, 2, 5, 5)),
     line("NativeLayerNormBackward0", lambda T, a, w, b: F(T).layer_norm(a, (3,), w, b), (2, 3), (3,), (3,)),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import warnings
 from typing import Any
 
@@ -708,15 +709,120 @@ def max_pool2d(
     """The largest value of each window; one MaxPool2DWithIndicesBackward0 node (the gradient goes
     to each window's largest value). ``return_indices=True`` also gives where each one was, as an
     index into its channel's H·W values."""
-    if input.ndim == 3:
-        out = max_pool2d(input.unsqueeze(0), kernel_size, stride, padding, dilation, ceil_mode, return_indices)
-        return (out[0].squeeze(0), out[1].squeeze(0)) if return_indices else out.squeeze(0)
-    kernel, stride, pads, dilation = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode)
-    indices = pool_indices(input._array, kernel, stride, pads, dilation)
+    caller = "max_pool2d_with_indices" if return_indices else "max_pool2d"
+    kernel_size, stride, padding, dilation = (
+        _int_list(value, name, position, caller)
+        for value, name, position in (
+            (kernel_size, "kernel_size", 2),
+            ((), "stride", 3) if stride is None else (stride, "stride", 3),
+            (padding, "padding", 4),
+            (dilation, "dilation", 5),
+        )
+    )
+    window = _max_pool_window(input, kernel_size, stride, padding, dilation, bool(ceil_mode))
+    batch = input._array if input.ndim == 4 else input._array[None]
+    indices = pool_indices(batch, *window)
+    indices = indices if input.ndim == 4 else indices[0]
     out = ops.MaxPool2DWithIndicesBackward0.apply(
-        input, kernel=kernel, stride=stride, padding=pads, dilation=dilation, result1=indices
+        input,
+        kernel_size=kernel_size,
+        stride=stride,
+        padding=padding,
+        dilation=dilation,
+        ceil_mode=bool(ceil_mode),
+        result1=indices,
+        window=window,
     )
     return (out, Tensor._make(indices)) if return_indices else out
+
+
+def _int_list(value: Any, name: str, position: int, caller: str) -> tuple[int, ...]:
+    """An ``int[2]`` argument as torch's parser takes it: an int (made two), or a tuple or list of ints as given."""
+    if isinstance(value, (tuple, list)):
+        for v in value:
+            if isinstance(v, bool) or not hasattr(v, "__index__"):
+                raise TypeError(
+                    f"{caller}(): argument '{name}' failed to unpack the object at pos {position} with error "
+                    f'"type must be tuple of ints,but got {type(v).__name__}"'
+                )
+        return tuple(operator.index(v) for v in value)
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(
+            f"{caller}(): argument '{name}' (position {position}) must be tuple of ints, not {type(value).__name__}"
+        )
+    return (operator.index(value),) * 2
+
+
+def _max_pool_window(
+    input: Tensor, kernel_size: tuple, stride: tuple, padding: tuple, dilation: tuple, ceil_mode: bool
+) -> tuple:  # noqa: A002
+    """kernel, stride, each spatial dimension's (before, after) padding and dilation, after torch's checks in
+    its order (ATen's max_pool2d_with_indices meta function, pooling_output_shape, pool2d_shape_check). With
+    ``ceil_mode`` the last window may run past the input: padded after as far as it does."""
+    for value, name, verb in (
+        (kernel_size, "kernel_size", "must either be a single int"),
+        (stride, "stride", "must either be omitted, a single int"),
+        (padding, "padding", "must either be a single int"),
+        (dilation, "dilation", "must be either a single int"),
+    ):
+        if len(value) not in ((0, 1, 2) if name == "stride" else (1, 2)):
+            raise RuntimeError(f"max_pool2d: {name} {verb}, or a tuple of two ints")
+    kernel = kernel_size * (3 - len(kernel_size))  # one int: the same for both dimensions
+    stride = kernel if not stride else stride * (3 - len(stride))
+    pads, dilation = padding * (3 - len(padding)), dilation * (3 - len(dilation))
+    if input.ndim not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    outputs = []
+    for size, k, p, s, d in zip(input.shape[-2:], kernel, pads, stride, dilation):
+        if s == 0:
+            raise RuntimeError("stride should not be zero")
+        if p < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+        if p > _c_div((k - 1) * d + 1, 2):
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and "
+                f"dilation={d}"
+            )
+        out = (size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+        if ceil_mode and (out - 1) * s >= size + p:  # the last window must start inside the input or its padding
+            out -= 1
+        outputs.append(out)
+    (kh, kw), (sh, sw), (dh, dw), (ph, pw) = kernel, stride, dilation, pads
+    if kw <= 0 or kh <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kh} kW: {kw}")
+    if sw <= 0 or sh <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dH: {sh} dW: {sw}")
+    if dh <= 0 or dw <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {dh} dilationW: {dw}")
+    shape = tuple(input.shape)
+    if not (
+        (len(shape) == 3 and shape[0] != 0 and shape[1] != 0 and shape[2] != 0)
+        or (len(shape) == 4 and shape[1] != 0 and shape[2] != 0 and shape[3] != 0)
+    ):
+        raise RuntimeError(
+            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:"
+            f"[{', '.join(map(str, shape))}]"
+        )
+    if kw // 2 < pw or kh // 2 < ph:
+        raise RuntimeError(
+            f"pad should be smaller than or equal to half of kernel size, but got padW = {pw}, padH = {ph}, "
+            f"kW = {kw}, kH = {kh}"
+        )
+    (c, h, w), (oh, ow) = shape[-3:], outputs
+    if ow < 1 or oh < 1:
+        raise RuntimeError(
+            f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{oh}x{ow}). Output size is too small"
+        )
+    pairs = tuple(
+        (p, max(p, (o - 1) * s + d * (k - 1) + 1 - size - p))
+        for size, p, k, s, d, o in zip(shape[-2:], pads, kernel, stride, dilation, outputs)
+    )
+    return kernel, stride, pairs, dilation
+
+
+def _c_div(a: int, b: int) -> int:
+    """C's integer division (toward zero), as ATen's checks compute."""
+    return abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1)
 
 
 def avg_pool2d(

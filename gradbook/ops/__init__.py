@@ -48,7 +48,12 @@ from .arithmetic import (
     RsubBackward1,
     SubBackward0,
 )
-from .conv import AvgPool2DBackward0, ConvolutionBackward0, MaxPool2DWithIndicesBackward0
+from .conv import (
+    AvgPool2DBackward0,
+    ConvolutionBackward0,
+    MaxPool2DWithIndicesBackward0,
+    MaxPool2DWithIndicesBackwardBackward0,
+)
 from .indexing import (
     CopyBackwards,
     EmbeddingBackward0,

@@ -11,11 +11,14 @@ from .. import _softmax
 from .op import Op
 from .rules import (
     as_array,
+    clamped,
     constant,
     erf,
     erf_array,
     exp,
+    half_in_float32,
     is_tensor,
+    kept_or_zero,
     select,
     sigmoid,
     sigmoid_array,
@@ -33,7 +36,7 @@ class ReluBackward0(Op):
     """out = max(self, 0)"""
 
     saves = ("result",)
-    forward = staticmethod(lambda a: np.maximum(a, 0, dtype=a.dtype) if a.dtype != np.bool_ else _no_bool("relu"))
+    forward = staticmethod(lambda a: kept_or_zero(~(a < 0), a) if a.dtype != np.bool_ else _no_bool("relu"))  # -0 stays
     # (~(out <= 0), not out > 0: 1 at nan, as torch)
     rules = {"∂out/∂self = 1 where out > 0, else 0": lambda n, g, result: select(g, ~(as_array(result) <= 0))}
 
@@ -100,10 +103,12 @@ class LeakyReluBackward0(Op):
     """out = self where self > 0, else negative_slope · self"""
 
     saves = ("self",)
-    forward = staticmethod(lambda a, negative_slope: np.where(a > 0, a, a * a.dtype.type(negative_slope)))
+    forward = staticmethod(
+        lambda a, negative_slope: np.where(a > 0, a, half_in_float32(lambda a: a * a.dtype.type(negative_slope), a))
+    )
     rules = {
         "∂out/∂self = 1 where self > 0, else negative_slope": (
-            lambda n, g, self: where(self > 0, g, g * n.negative_slope)
+            lambda n, g, self: where(self > 0, g, half_in_float32(lambda g: g * n.negative_slope, g))
         ),
     }
 
@@ -115,7 +120,7 @@ class LeakyReluBackward1(Op):
     forward = LeakyReluBackward0.forward
     rules = {
         "∂out/∂self = 1 where out > 0, else negative_slope": (
-            lambda n, g, result: where(result > 0, g, g * n.negative_slope)
+            lambda n, g, result: where(result > 0, g, half_in_float32(lambda g: g * n.negative_slope, g))
         ),
     }
 
@@ -188,7 +193,9 @@ class EluBackward0(Op):
     forward = staticmethod(lambda a, alpha: np.where(a > 0, a, alpha * np.expm1(a.astype(np.float64))).astype(a.dtype))
     rules = {
         "∂out/∂self = 1 where self > 0, else alpha e^self": (
-            lambda n, g, self: where(constant(as_array(self) > 0, g), g, g * exp(self) * n.alpha)
+            lambda n, g, self: where(
+                constant(as_array(self) > 0, g), g, half_in_float32(lambda g, x: g * n.alpha * exp(x), g, self)
+            )
         ),
     }
 
@@ -200,7 +207,9 @@ class EluBackward1(Op):
     forward = EluBackward0.forward
     rules = {
         "∂out/∂self = 1 where out > 0, else alpha + out": (
-            lambda n, g, result: where(constant(as_array(result) > 0, g), g, g * (result + n.alpha))
+            lambda n, g, result: where(
+                constant(as_array(result) > 0, g), g, half_in_float32(lambda g, y: g * (y + n.alpha), g, result)
+            )
         ),
     }
 
@@ -211,7 +220,7 @@ class HardtanhBackward0(Op):
     saves = ("self",)
     forward = staticmethod(
         lambda a, min_val, max_val: (
-            np.clip(a, min_val, max_val).astype(a.dtype) if a.dtype != np.bool_ else _no_bool("hardtanh", "Bool")
+            clamped(a, min_val, max_val).astype(a.dtype) if a.dtype != np.bool_ else _no_bool("hardtanh", "Bool")
         )
     )
     rules = {

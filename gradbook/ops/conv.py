@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .op import Op
-from .rules import constant, is_tensor, shape_of, sum_keepdim
+from .rules import constant, is_tensor, shape_of, sum_keepdim, zeros_like
 
 
 def _fields(xp: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple) -> np.ndarray:
@@ -244,97 +244,133 @@ def _largest(pieces: list) -> np.ndarray:
 
 
 class MaxPool2DWithIndicesBackward0(Op):
-    """out = the largest value of each window (``kernel``, ``stride``, ``padding``, ``dilation``); ``result1``
-    (from ``pool_indices``) says where it is, as an index into its channel's H·W values"""
+    """out = the largest value of each window; ``result1`` (from ``pool_indices``) says where it is, as an
+    index into its channel's H·W values (``window``: kernel, stride, (before, after) padding and dilation
+    per dimension; the other params are torch's arguments as given)"""
 
     saves = ("self", "result1")
-    forward = staticmethod(lambda a, kernel, stride, padding, dilation, result1: _at(a, result1))
+    unexposed = ("window",)
+    forward = staticmethod(
+        lambda a, kernel_size, stride, padding, dilation, ceil_mode, result1, window: _max_values(a, result1, window)
+    )
     rules = {"∂/∂self: each g to its window's largest value": lambda n, g, self: _max_pool_grad(n, g, self)}
 
 
 def _flat(indices: np.ndarray, shape: tuple) -> np.ndarray:
-    """Indices into each channel's H·W values, as indices into all N·C·H·W values."""
-    n, c = shape[:2]
-    firsts = np.arange(0, n * c * math.prod(shape[2:]), math.prod(shape[2:])).reshape(n, c, *[1] * (indices.ndim - 2))
+    """Indices into each channel's H·W values (the last two dimensions), as indices into all the values."""
+    plane = math.prod(shape[-2:])
+    firsts = np.arange(0, math.prod(shape), plane).reshape(*shape[:-2], 1, 1)
     return indices + firsts
 
 
-def _at(x: np.ndarray, indices: np.ndarray) -> np.ndarray:
-    """x's values at ``indices`` (each into its channel's H·W values), shaped as the indices."""
-    return np.take(x.reshape(-1), _flat(indices, x.shape))
+def _first_places(size: int, kernel: int, stride: int, before: int, dilation: int, positions: int) -> tuple:
+    """Per window along one dimension: its first place inside the input (torch's loop steps its start
+    past the padding by the dilation) and whether it has one at all."""
+    starts = np.arange(positions) * stride - before
+    first = starts + np.maximum(0, -(starts // dilation)) * dilation
+    return first, first < np.minimum(starts + (kernel - 1) * dilation + 1, size)
 
 
 def pool_indices(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
-    """max_pool2d's indices: where each window's largest value is, as an index into its channel's
-    H·W values (torch's ``return_indices``, its node's ``_saved_result1``)."""
-    best = _window_argmax(x, kernel, stride, padding, dilation)
-    dy, dx = np.divmod(best, kernel[1])
-    rows = np.arange(best.shape[2])[:, None] * stride[0] - padding[0][0] + dy * dilation[0]
-    cols = np.arange(best.shape[3])[None, :] * stride[1] - padding[1][0] + dx * dilation[1]
-    return (rows * x.shape[3] + cols).astype(np.int64)
-
-
-def _window_offsets(n: Op, shape: tuple) -> np.ndarray:
-    """pool_indices undone: each window's largest value's place in the window, 0 .. K-1."""
-    rows, cols = np.divmod(n.result1, shape[3])
-    dy = (rows - (np.arange(rows.shape[2])[:, None] * n.stride[0] - n.padding[0][0])) // n.dilation[0]
-    dx = (cols - (np.arange(cols.shape[3])[None, :] * n.stride[1] - n.padding[1][0])) // n.dilation[1]
-    return dy * n.kernel[1] + dx
-
-
-def _window_argmax(x: np.ndarray, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple) -> np.ndarray:
-    """(N, C, Ho, Wo): the place, 0 .. K-1, of each window's largest value, as torch's loop finds it (the
-    first largest; a nan replaces it, and every later nan too)."""
+    """max_pool2d's indices (N, C, Ho, Wo): where each window's largest value is, as an index into its
+    channel's H·W values (torch's ``return_indices``, its node's ``_saved_result1``). As torch's loop: the
+    first largest; a nan replaces it, and every later nan too; a window of -inf only (or of padding only)
+    keeps its first place inside the input, row·W + column, even one past the input's edge."""
     pieces = _window_pieces(x, kernel, stride, padding, dilation)
     largest = _largest(pieces)
     best = np.full(largest.shape, len(pieces) - 1, np.intp)
     for k in range(len(pieces) - 2, -1, -1):  # the first place holding the largest value
         best -= (pieces[k] == largest) * (best - k)  # (arithmetic: a where on this mask mispredicts)
-    if np.isfinite(largest).all():
-        return best
     if np.isnan(largest).any():  # a window with a nan: its last nan
         for k, piece in enumerate(pieces):
             np.copyto(best, k, where=np.isnan(piece))
-    stuck = np.isneginf(largest)  # only -inf (or padding) in the window: torch keeps its first real place
+    dy, dx = np.divmod(best, kernel[1])
+    (h, w), (ho, wo) = x.shape[2:], largest.shape[2:]
+    rows = np.arange(ho)[:, None] * stride[0] - padding[0][0] + dy * dilation[0]
+    cols = np.arange(wo)[None, :] * stride[1] - padding[1][0] + dx * dilation[1]
+    indices = rows * w + cols
+    stuck = np.isneginf(largest)
     if stuck.any():
-        firsts = [  # per dimension, the first kernel offset that lands inside the input
-            np.maximum(0, -((np.arange(size) * st - pad) // dil))
-            for size, st, (pad, _), dil in zip(largest.shape[2:], stride, padding, dilation)
-        ]
-        first = np.ravel_multi_index(np.meshgrid(*firsts, indexing="ij"), kernel)
-        best = np.where(stuck, first, best)
-    return best
+        first_row = _first_places(h, kernel[0], stride[0], padding[0][0], dilation[0], ho)[0]
+        first_col = _first_places(w, kernel[1], stride[1], padding[1][0], dilation[1], wo)[0]
+        indices = np.where(stuck, first_row[:, None] * w + first_col[None, :], indices)
+    return indices.astype(np.int64)
+
+
+def _empty_windows(shape: tuple, window: tuple, positions: tuple) -> np.ndarray | None:
+    """(Ho, Wo): the windows with no place inside the input (padding only, or skipped by the
+    dilation), None if there are none."""
+    kernel, stride, padding, dilation = window
+    has = [
+        _first_places(size, k, s, before, d, p)[1]
+        for size, k, s, (before, _), d, p in zip(shape[-2:], kernel, stride, padding, dilation, positions)
+    ]
+    return None if all(h.all() for h in has) else ~(has[0][:, None] & has[1][None, :])
+
+
+def _max_values(x: np.ndarray, indices: np.ndarray, window: tuple) -> np.ndarray:
+    """x's values at ``indices``, shaped as them; -inf for a window with no place inside the input."""
+    out = np.take(x.reshape(-1), _flat(indices, x.shape), mode="clip")
+    empty = _empty_windows(x.shape, window, indices.shape[-2:])
+    return out if empty is None else np.where(empty, x.dtype.type(-np.inf), out)
 
 
 def _max_pool_grad(n: Op, g: Any, x: Any) -> Any:
+    if is_tensor(g):  # (create_graph) a node of its own, differentiable in turn
+        return MaxPool2DWithIndicesBackwardBackward0.apply(g, x, indices=n.result1, window=n.window)
+    return _scattered(g, x.shape, n.result1, n.window)
+
+
+def _scattered(g: np.ndarray, shape: tuple, indices: np.ndarray, window: tuple) -> np.ndarray:
+    """Each g added at its window's largest value, in torch's order (output by output)."""
+    kernel, stride, _, dilation = window
+    overlap = any(s < d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation))
+    if not overlap and _empty_windows(shape, window, g.shape[-2:]) is None:
+        return _put_back(g, indices, shape)
+    places = _flat(indices, shape).reshape(-1)
+    inside = (indices < shape[-2] * shape[-1]).reshape(-1)  # torch writes past the channel: dropped here
+    out = np.zeros(math.prod(shape), g.dtype)
+    np.add.at(out, places[inside], g.reshape(-1)[inside])  # unbuffered, in order: torch's loop
+    return out.reshape(shape)
+
+
+class MaxPool2DWithIndicesBackwardBackward0(Op):
+    """out = each grad_output added at its window's largest value (max_pool2d's gradient, recorded under
+    create_graph; ``indices``: where the largest values are)"""
+
+    inputs = ("grad_output", "self")
+    saves = ("indices",)
+    unexposed = ("window",)
+    forward = staticmethod(lambda g, a, indices, window: _scattered(g, a.shape, indices, window))
+    rules = {
+        "∂/∂grad_output: the incoming gradient at each window's largest value": lambda n, g: _gathered(g, n.indices),
+        "∂/∂self: 0 (the largest places do not move)": lambda n, g: zeros_like(g),
+    }
+
+
+def _gathered(g: Any, indices: np.ndarray) -> Any:
+    """g's values at ``indices`` (each into its channel's H·W values), shaped as them."""
     if is_tensor(g):
-        onehot = np.arange(math.prod(n.kernel)) == _window_offsets(n, x.shape)[..., None]  # (N, C, Ho, Wo, K)
-        return _pool_grad_recorded(n, g, constant(onehot.astype(g._array.dtype), g), n.dilation)
-    if all(s >= d * (k - 1) + 1 for k, s, d in zip(n.kernel, n.stride, n.dilation)):
-        return _put_back(g, n.result1, x.shape)
-    zero = g.dtype.type(0)
-    best = _window_offsets(n, x.shape)
-    pieces = (np.where(best == k, g, zero) for k in range(math.prod(n.kernel)))  # g to each window's largest
-    return _add_back(pieces, x.shape, best.shape[2:], n.padding, n.kernel, n.stride, n.dilation, g.dtype)
+        flat = constant(indices.reshape(*indices.shape[:-2], -1), g)
+        return g.flatten(-2).gather(-1, flat).reshape(indices.shape)
+    return np.take(g.reshape(-1), _flat(indices, g.shape), mode="clip")
 
 
 def _put_back(g: np.ndarray, indices: np.ndarray, shape: tuple) -> np.ndarray:
-    """_max_pool_grad where no two windows overlap (stride ≥ each window's span): each g put at its
-    window's largest value, no place receiving two."""
+    """_max_pool_grad where no two windows overlap (stride ≥ each window's span) and each has a place
+    inside the input: each g put at its window's largest value, no place receiving two (g + 0: torch adds
+    each g to a zero, which makes a -0 +0)."""
     out = np.zeros(shape, g.dtype)
-    np.put(out, _flat(indices, shape), g)
+    np.put(out, _flat(indices, shape), g + g.dtype.type(0))
     return out
 
 
-def _pool_grad_recorded(n: Op, g: Any, share: Any, dilation: tuple) -> Any:
+def _pool_grad_recorded(n: Op, g: Any, share: Any, window: tuple) -> Any:
     """A pooling gradient as recorded ops: g·share on each window's K places, put back through the
-    field matrix (under create_graph)."""
+    field matrix (under create_graph). ``window``: kernel, stride, (before, after) padding, dilation."""
     shape = shape_of(n)
-    bn, c = shape[:2]
-    a = constant(
-        _field_matrix(tuple(shape[2:]), tuple(n.kernel), n.stride, n.padding, dilation).astype(g._array.dtype), g
-    )
-    fields = (g.unsqueeze(-1) * share).reshape(bn, c, -1)  # (N, C, P·K), in the matrix's order
+    a = constant(_field_matrix(tuple(shape[-2:]), *window).astype(g._array.dtype), g)
+    fields = (g.unsqueeze(-1) * share).reshape(*shape[:-2], -1)  # (N, C, P·K), in the matrix's order
     return (fields @ a.mT).reshape(shape)
 
 
@@ -353,6 +389,8 @@ class AvgPool2DBackward0(Op):
 def _avg_pool_grad(n: Op, g: Any) -> Any:
     if is_tensor(g):
         even = np.broadcast_to((1 / n.divisor)[..., None], tuple(g.shape) + (math.prod(n.kernel),))
-        return _pool_grad_recorded(n, g, constant(even.astype(g._array.dtype), g), (1, 1))
+        return _pool_grad_recorded(
+            n, g, constant(even.astype(g._array.dtype), g), (n.kernel, n.stride, n.padding, (1, 1))
+        )
     share = np.broadcast_to((g / n.divisor.astype(g.dtype))[..., None, None], g.shape + tuple(n.kernel))
     return _unfields(share, shape_of(n), n.padding, n.kernel, n.stride, (1, 1))

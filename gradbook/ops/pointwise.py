@@ -11,6 +11,7 @@ from .._dtypes import default_float
 from .op import Op
 from .rules import (
     as_array,
+    clamped,
     constant,
     cos,
     dtype_of,
@@ -127,7 +128,7 @@ class ClampBackward1(Op):
     """out = min(max(self, min), max)"""
 
     saves = ("self",)
-    forward = staticmethod(lambda a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False))
+    forward = staticmethod(lambda a, min, max: clamped(a, min, max).astype(a.dtype, copy=False))
     rules = {
         "∂out/∂self = 1 inside [min, max], else 0": (
             lambda n, g, self: select(
@@ -224,7 +225,9 @@ class ErfBackward0(Op):
 class SignBackward0(Op):
     """out = -1, 0 or 1, the sign of self"""
 
-    forward = staticmethod(lambda a: np.sign(a) if a.dtype.kind != "b" else a.copy())
+    forward = staticmethod(  # (0 < a) - (a < 0), as torch: 0 at nan, +0 at -0
+        lambda a: (a > 0).astype(a.dtype) - (a < 0).astype(a.dtype) if a.dtype.kind != "b" else a.copy()
+    )
     rules = {"∂out/∂self = 0 (a step function)": lambda n, g: zeros_like(g)}
 
 
@@ -350,7 +353,7 @@ class ClampMinBackward0(Op):
     """out = max(self, min)"""
 
     saves = ("self",)
-    forward = staticmethod(lambda a, min: np.maximum(a, a.dtype.type(min)))
+    forward = staticmethod(lambda a, min: clamped(a, low=a.dtype.type(min)))
     rules = {"∂out/∂self = 1 where self ≥ min, else 0": lambda n, g, self: select(g, as_array(self) >= n.min)}
 
 
@@ -358,7 +361,7 @@ class ClampMaxBackward0(Op):
     """out = min(self, max)"""
 
     saves = ("self",)
-    forward = staticmethod(lambda a, max: np.minimum(a, a.dtype.type(max)))
+    forward = staticmethod(lambda a, max: clamped(a, high=a.dtype.type(max)))
     rules = {"∂out/∂self = 1 where self ≤ max, else 0": lambda n, g, self: select(g, as_array(self) <= n.max)}
 
 

@@ -84,7 +84,9 @@ class ProdBackward1(Op):
 class CumsumBackward0(Op):
     """outᵢ = Σ_{j ≤ i} selfⱼ along ``dim``"""
 
-    forward = staticmethod(lambda a, dim: np.cumsum(a, axis=dim, dtype=a.dtype if a.dtype.kind == "f" else np.int64))
+    forward = staticmethod(
+        lambda a, dim: np.cumsum(a, axis=dim, dtype=a.dtype if a.dtype.kind == "f" else np.int64).reshape(a.shape)
+    )
     rules = {"∂/∂selfⱼ: Σ_{i ≥ j} gᵢ (g summed from the end)": lambda n, g: _reverse_cumsum(g, n.dim)}
 
 
@@ -164,8 +166,10 @@ class MaxBackward0(Op):
 
     saves = ("indices",)
     forward = staticmethod(
-        lambda a, dim, keepdim, indices: np.take_along_axis(a, _kept(indices, dim, keepdim), dim).squeeze(
-            axis=dim if not keepdim else ()
+        lambda a, dim, keepdim, indices: (
+            np.take_along_axis(a, _kept(indices, dim, keepdim), dim).squeeze(axis=dim if not keepdim else ())
+            if a.ndim
+            else a.copy()  # a 0-d tensor: itself, index 0
         )
     )
     rules = {
@@ -226,7 +230,7 @@ def _reverse_cumsum(g: Any, dim: int) -> Any:
     """Σ_{i ≥ j} gᵢ along dim: the adjoint of cumsum."""
     if is_tensor(g):
         return sum_keepdim(g, dim) - g.cumsum(dim) + g  # cumsum records again, so it can be differentiated
-    return np.flip(np.cumsum(np.flip(g, dim), axis=dim), dim)
+    return np.flip(np.cumsum(np.flip(g, dim), axis=dim), dim) if g.ndim else g
 
 
 def _prod_others(x: Any, dim: int, result: Any) -> Any:
@@ -302,6 +306,8 @@ def _share(x: Any, out: Any, n: Op) -> np.ndarray:
 
 def _one_hot(n: Op) -> np.ndarray:
     shape = shape_of(n)
+    if not shape:
+        return np.ones((), dtype_of(n))
     positions = np.arange(shape[n.dim]).reshape([-1 if d == n.dim else 1 for d in range(len(shape))])
     return (positions == _kept(n.indices, n.dim, n.keepdim)).astype(dtype_of(n))
 

@@ -83,6 +83,21 @@ def select(g: Any, factor: np.ndarray) -> Any:
     return kept_or_zero(keep, g if factor.dtype == bool else g * factor)
 
 
+def half_in_float32(fn: Any, *arrays: Any) -> Any:
+    """fn(*arrays), computed in float32 and rounded once when they are float16 arrays (ATen computes a
+    Half kernel's arithmetic in float, its "opmath" type); as it is otherwise."""
+    if any(is_tensor(a) for a in arrays) or arrays[0].dtype != np.float16:
+        return fn(*arrays)
+    return fn(*(a.astype(np.float32) for a in arrays)).astype(np.float16)
+
+
+def clamped(a: np.ndarray, low: Any = None, high: Any = None) -> np.ndarray:
+    """torch's clamp: a value below ``low`` becomes low, one above ``high`` becomes high, every other
+    value stays itself (a nan, and a -0 at a bound of 0); with low > high, high everywhere."""
+    out = a if low is None else np.where(a < low, low, a)
+    return out if high is None else np.where(out > high, high, out)
+
+
 _BITS = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
