@@ -31,8 +31,19 @@ def test_kept_or_zero_is_where_keep_a_else_plus_zero(dtype, shapes, data):
     assert got.tobytes() == expected.tobytes()
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(64, 80), (3, 50, 41)])
+def test_kept_or_zero_on_arrays_large_enough_for_the_bitwise_path(dtype, shape):
+    rng = np.random.default_rng(1)
+    a = rng.choice(np.array(SPECIAL, dtype), shape)
+    for keep in (rng.random(shape) < 0.5, a > 0, np.ones(shape, bool), np.zeros(shape, bool)):
+        assert kept_or_zero(keep, a).tobytes() == np.where(keep, a, dtype(0)).tobytes()
+    keep = rng.random(shape[-1:]) < 0.5  # broadcasting: NumPy's where, the same values
+    assert kept_or_zero(keep, a).tobytes() == np.where(keep, a, dtype(0)).tobytes()
+
+
 def test_kept_or_zero_on_a_non_contiguous_array():
-    a = np.arange(24, dtype=np.float32).reshape(4, 6)[:, ::2] - 5
+    a = np.arange(24000, dtype=np.float32).reshape(40, 600)[:, ::2] - 5000
     keep = a > 0
     assert kept_or_zero(keep, a).tobytes() == np.where(keep, a, np.float32(0)).tobytes()
 

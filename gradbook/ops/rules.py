@@ -106,14 +106,9 @@ def kept_or_zero(keep: np.ndarray, a: Any) -> np.ndarray:
     ones or with zeros. The same values (+0 where masked out), without the branch NumPy's where
     takes per element: a mask like relu's (positive or not, at random) mispredicts it half the
     time, which made the where ~10× slower."""
-    a, keep = np.asarray(a), np.asarray(keep)
-    if (
-        a.dtype.kind != "f"
-        or a.dtype.itemsize not in _BITS
-        or not keep.ndim
-        or np.broadcast_shapes(a.shape, keep.shape) != keep.shape
-    ):
-        return np.where(keep, a, a.dtype.type(0))
+    a = np.asarray(a)
+    if a.size < 4096 or a.shape != np.shape(keep) or a.dtype.kind != "f" or a.dtype.itemsize not in _BITS:
+        return np.where(keep, a, a.dtype.type(0))  # small, or broadcasting: NumPy's where
     bits = _BITS[a.dtype.itemsize]
     mask = keep.astype(bits)
     np.negative(mask, out=mask)  # 1 → all ones
