@@ -230,7 +230,7 @@ def discover(root_nodes: list[Node]) -> tuple[list[Node], dict[Node, int], list[
             leaves.setdefault(node, 0)
             continue
         ops.append(node)
-        if node._freed or ((node._versions or node._result_version is not None) and node.stale()):
+        if node._freed or ((node._kept_at or node._versions or node._result_version is not None) and node.stale()):
             broken.append(node)
         for fn, _ in node.next_functions:
             if type(fn) is AccumulateGrad:

@@ -43,6 +43,7 @@ class Node:
     _retains: weakref.ref | None = None  # the output tensor, once it called retain_grad()
     _hooked = False  # set by any of the four above: one test per node when none is
     _versions: tuple | list = ()  # (saved input, its version then)
+    _kept_at: tuple = ()  # an op's: the version of each input it kept, in the order of its _inputs_kept
     _result_version: list | None = None  # the output's version counter, for a node that saved it
     _result_saved_at = 0  # the output's version when saved (after its write, for an in-place op's: relu_)
     _several_outputs = False  # True for a custom Function's node with several outputs: edges (node, k)
@@ -69,11 +70,11 @@ class Node:
         return RemovableHandle(self._post_hooks, fn)
 
     def stale(self) -> tuple[Tensor, int, Node | None, int] | None:
-        """A saved tensor changed in place since it was saved: it, its version then, and the node
-        torch's error names (the input's grad_fn now; for the saved output, this node) with the
-        number of the output it is."""
-        for t, version in self._versions:
-            if t._version != version:
+        """A saved tensor changed in place since it was saved: it, its version then, and the node torch's
+        error names (the input's grad_fn now; for the saved output, this node) with its output's number."""
+        attrs, kept = self.__dict__, zip(getattr(self, "_inputs_kept", ()), self._kept_at)  # an op's kept inputs
+        for t, version in [(attrs[name], v) for (name, _, _), v in kept] + list(self._versions):
+            if t is not None and t._version != version:
                 return t, version, t.grad_fn, t._output_nr or 0
         if self._result_version is not None and self._result_version[0] != self._result_saved_at:
             return self.result, self._result_saved_at, self, 0  # the output (Op.result: the saved array as a tensor)

@@ -84,13 +84,13 @@ class Op(Node):
             meta.append((t._array.shape, t._array.dtype))  # the shape and dtype its gradient must have
         attrs["next_functions"], attrs["_input_metadata"] = tuple(edges), tuple(meta)
         if cls._inputs_kept:
-            versions = attrs["_versions"] = []  # each saved input and its version, to tell later if it changed
+            kept = []  # each saved input's version (0: not saved), to tell later if it changed
             for name, i, readers in cls._inputs_kept:
                 t = attrs[name] = tensors[i] if needs & readers else None  # kept if a needed gradient reads it
-                if t is not None:  # (None: not saved, as in torch)
-                    if type(t._version_counter) is InferenceVersion:
-                        check_saving(t)
-                    versions.append((t, t._version))
+                if t is not None and type(t._version_counter) is InferenceVersion:  # (None: not saved, as torch)
+                    check_saving(t)
+                kept.append(t._version if t is not None else 0)
+            attrs["_kept_at"] = tuple(kept)  # numbers: nothing the garbage collector follows
         result = Tensor._make(out, node)
         if cls._saves_result:  # the output, and its version counter: watched for in-place changes
             attrs["_result"] = out
@@ -137,7 +137,7 @@ class Op(Node):
         for name in self.saves:
             if attrs.get(name, True) is not None:  # an input never saved stays None
                 attrs.pop("_result" if name == "result" else name, None)
-        attrs.pop("_versions", None), attrs.pop("_packed", None)  # they hold the saved tensors too
+        attrs.pop("_versions", None), attrs.pop("_kept_at", None), attrs.pop("_packed", None)
         attrs["_freed"] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

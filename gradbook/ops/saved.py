@@ -105,7 +105,7 @@ def pack(node: Op, result: Tensor) -> Tensor:
             packed[name], attrs[name] = (pack(attrs[name]), unpack), PACKED
     if type(node)._saves_result:
         packed["_result"], attrs["_result"], attrs["_result_version"] = (pack(result), unpack), PACKED, None
-    attrs["_versions"], attrs["_packed"] = [], packed
+    attrs["_versions"], attrs["_kept_at"], attrs["_packed"] = [], (), packed
     return result
 
 
