@@ -169,6 +169,14 @@ BAD_ARGUMENTS = [
     ((1, 1, 4, 4), dict(kernel_size=(2, 2.0))),
     ((1, 1, 4, 4), dict(kernel_size=2, padding=1.5)),
     ((1, 1, 4, 4), dict(kernel_size=None)),
+    ((1, 1, 6, 6), dict(kernel_size=(2.0, 2))),  # the parser checks the first element's type
+    ((1, 1, 6, 6), dict(kernel_size=(True, 2))),
+    ((1, 1, 6, 6), dict(kernel_size=(2, True))),  # a later bool converts: 1
+    ((1, 1, 6, 6), dict(kernel_size=[2, 2.0])),
+    ((1, 1, 6, 6), dict(kernel_size=2, padding=(1.5, 0))),
+    ((1, 1, 6, 6), dict(kernel_size=2, padding=(0, 1.5))),
+    ((1, 1, 6, 6), dict(kernel_size=2, stride=(None,))),
+    ((1, 1, 6, 6), dict(kernel_size=2, dilation=[1, None])),
 ]
 
 

@@ -687,14 +687,21 @@ def _pool_args(
                 f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and "
                 f"dilation={d}"
             )
-    pairs = []
-    for size, p, k, s, d in zip(input.shape[-2:], pads, kernel, stride, dilation):
-        span = d * (k - 1) + 1
-        out = (size + 2 * p - span + (s - 1 if ceil_mode else 0)) // s + 1
-        if ceil_mode and (out - 1) * s >= size + p:  # the last window must start inside the input or its padding
-            out -= 1
-        pairs.append((p, max(p, (out - 1) * s + span - size - p)))
-    return kernel, stride, tuple(pairs), dilation
+    sides = zip(input.shape[-2:], kernel, pads, stride, dilation)
+    pairs = tuple(_padding_pair(*side, _windows(*side, ceil_mode)) for side in sides)
+    return kernel, stride, pairs, dilation
+
+
+def _windows(size: int, k: int, p: int, s: int, d: int, ceil_mode: bool) -> int:
+    """How many windows fit along one dimension (ATen's pooling_output_shape); with ``ceil_mode`` the last
+    may run past the input, but must start inside it or its padding."""
+    out = (size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+    return out - 1 if ceil_mode and (out - 1) * s >= size + p else out
+
+
+def _padding_pair(size: int, k: int, p: int, s: int, d: int, windows: int) -> tuple[int, int]:
+    """(before, after) padding along one dimension: ``p``, and after as far as the last window runs."""
+    return p, max(p, (windows - 1) * s + d * (k - 1) + 1 - size - p)
 
 
 def max_pool2d(
@@ -737,12 +744,18 @@ def max_pool2d(
 
 
 def _int_list(value: Any, name: str, position: int, caller: str) -> tuple[int, ...]:
-    """An ``int[2]`` argument as torch's parser takes it: an int (made two), or a tuple or list of ints as given."""
+    """An ``int[2]`` argument as torch's parser takes it: an int (made two), or a tuple or list as given. The
+    parser checks the first element's type (a bool is no int there); the others need only convert."""
     if isinstance(value, (tuple, list)):
-        for v in value:
-            if isinstance(v, bool) or not hasattr(v, "__index__"):
+        if value and (isinstance(value[0], bool) or not hasattr(value[0], "__index__")):
+            raise TypeError(
+                f"{caller}(): argument '{name}' (position {position}) must be tuple of ints, but found element of "
+                f"type {type(value[0]).__name__} at pos 0"
+            )
+        for i, v in enumerate(value[1:], 2):
+            if not hasattr(v, "__index__"):
                 raise TypeError(
-                    f"{caller}(): argument '{name}' failed to unpack the object at pos {position} with error "
+                    f"{caller}(): argument '{name}' failed to unpack the object at pos {i} with error "
                     f'"type must be tuple of ints,but got {type(v).__name__}"'
                 )
         return tuple(operator.index(v) for v in value)
@@ -783,10 +796,7 @@ def _max_pool_window(
                 f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and "
                 f"dilation={d}"
             )
-        out = (size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
-        if ceil_mode and (out - 1) * s >= size + p:  # the last window must start inside the input or its padding
-            out -= 1
-        outputs.append(out)
+        outputs.append(_windows(size, k, p, s, d, ceil_mode))
     (kh, kw), (sh, sw), (dh, dw), (ph, pw) = kernel, stride, dilation, pads
     if kw <= 0 or kh <= 0:
         raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kh} kW: {kw}")
@@ -813,10 +823,7 @@ def _max_pool_window(
         raise RuntimeError(
             f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{oh}x{ow}). Output size is too small"
         )
-    pairs = tuple(
-        (p, max(p, (o - 1) * s + d * (k - 1) + 1 - size - p))
-        for size, p, k, s, d, o in zip(shape[-2:], pads, kernel, stride, dilation, outputs)
-    )
+    pairs = tuple(_padding_pair(*side, o) for side, o in zip(zip(shape[-2:], kernel, pads, stride, dilation), outputs))
     return kernel, stride, pairs, dilation
 
 

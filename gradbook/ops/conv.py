@@ -310,7 +310,7 @@ def _empty_windows(shape: tuple, window: tuple, positions: tuple) -> np.ndarray 
 
 def _max_values(x: np.ndarray, indices: np.ndarray, window: tuple) -> np.ndarray:
     """x's values at ``indices``, shaped as them; -inf for a window with no place inside the input."""
-    out = np.take(x.reshape(-1), _flat(indices, x.shape), mode="clip")
+    out = _gathered(x, indices)
     empty = _empty_windows(x.shape, window, indices.shape[-2:])
     return out if empty is None else np.where(empty, x.dtype.type(-np.inf), out)
 
