@@ -353,24 +353,35 @@ def _swaps_applied(offsets: np.ndarray, n: int) -> np.ndarray:
     p moved there (that step's own start), else p's original value, so starts follow a chain of
     steps back to an untouched place (pointer doubling walks every chain at once). What a step
     finds at its target is what the previous step aimed at the same place moved there, else the
-    target's original value."""
+    target's original value. Choices between two arrays are bitwise (``a ^ ((a ^ b) & mask)``):
+    ``np.where`` branches on each element and mispredicts on a mask like ``same``."""
     m = offsets.size
-    targets = np.arange(m, dtype=np.int64) + offsets
-    moving = np.flatnonzero(offsets)  # a step with offset 0 swaps its place with itself
-    order = moving[_stable_order(targets[moving])]  # by target, then by step
-    aimed = targets[order]
-    same = aimed[1:] == aimed[:-1]
-    last = np.ones(order.size, bool)
-    last[:-1] = ~same
-    start = np.arange(n, dtype=np.int64)
-    start[aimed[last]] = order[last]  # for now: the last step aimed at each place
-    while not np.array_equal(deeper := start[start], start):
-        start = deeper
+    targets = np.arange(m, dtype=np.int64)
+    targets += offsets
+    still = np.flatnonzero(offsets == 0)  # about ln n steps swap their place with itself:
+    targets[still] = n  # they sort after every real target, and are cut off
+    order = _stable_order(targets)[: m - still.size]  # the moving steps by target, then by step
+    aimed = targets.take(order)
+    same = aimed[1:] == aimed[:-1]  # a step with the same target as the next one
+    mask = same.astype(np.int64)
+    np.negative(mask, out=mask)  # all ones where ``same``
+    start = np.arange(n + 1, dtype=np.int64)
+    last = aimed[:-1] ^ n
+    last &= mask
+    last ^= aimed[:-1]  # where the step writes its number: its target if it is the last one aimed there, else n
+    start[last] = order[:-1]
+    start[aimed[-1:]] = order[-1:]
+    start[n] = n  # for now: at each place, the last step aimed there
+    deeper = np.empty_like(start)
+    while not np.array_equal(np.take(start, start, out=deeper, mode="clip"), start):
+        start, deeper = deeper, start
     found = aimed  # reused: what each step of ``order`` finds at its target
-    found[1:][same] = start[order[:-1][same]]
-    out = start.copy()  # a place that no moving step starts from keeps its start
-    out[order] = found
-    return out
+    earlier = start.take(order[:-1])  # the previous step's start, where it aimed at the same place
+    earlier ^= found[1:]
+    earlier &= mask
+    found[1:] ^= earlier
+    start[order] = found  # a place that no moving step starts from keeps its start
+    return start[:n]
 
 
 def _stable_order(values: np.ndarray) -> np.ndarray:
