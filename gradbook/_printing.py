@@ -101,30 +101,30 @@ class _Formatter:
                 self.max_width = max(self.max_width, len(f"{value}"))
             return
 
-        vals = flat[np.isfinite(flat) & (flat != 0)]
-        if vals.size == 0:
+        # tolist() yields exact Python floats, matching torch's Tensor.__format__ via item(); a
+        # printed tensor has at most a few thousand values, so plain Python beats NumPy's calls.
+        vals = [v for v in flat.tolist() if v != 0 and math.isfinite(v)]
+        if not vals:
             # Only zeros/nan/inf: torch keeps int_mode and never enables sci_mode.
             return
 
         # Ratios are taken in float64, as torch does, so float16 cannot overflow;
         # Python floats make 1e300 / 1e-300 give inf quietly, like torch.
-        abs_vals = np.abs(vals).astype(np.float64)
-        vmin, vmax = float(abs_vals.min()), float(abs_vals.max())
-        self.int_mode = bool(np.all(vals == np.ceil(vals)))
+        vmin, vmax = min(map(abs, vals)), max(map(abs, vals))
+        self.int_mode = all(v == math.ceil(v) for v in vals)
         if _OPTS.sci_mode is None:
             self.sci_mode = bool(vmax / vmin > 1000.0 or vmax > 1.0e8 or vmin < 1.0e-4)
         else:
             self.sci_mode = _OPTS.sci_mode
 
         p = _OPTS.precision
-        # tolist() yields exact Python floats, matching torch's Tensor.__format__ via item().
         if self.sci_mode:
-            widths = (len(f"{v:.{p}e}") for v in vals.tolist())
+            widths = (len(f"{v:.{p}e}") for v in vals)
         elif self.int_mode:
             # +1 for the trailing "." that marks an integral float.
-            widths = (len(f"{v:.0f}") + 1 for v in vals.tolist())
+            widths = (len(f"{v:.0f}") + 1 for v in vals)
         else:
-            widths = (len(f"{v:.{p}f}") for v in vals.tolist())
+            widths = (len(f"{v:.{p}f}") for v in vals)
         self.max_width = max(self.max_width, *widths)
 
     def format(self, value: Any) -> str:
