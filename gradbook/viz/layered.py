@@ -45,6 +45,11 @@ _PAD = 4.0  # half the gap between neighbours in a layer
 _RANK_GAP = 14.0  # between a layer of nodes and a layer of edge labels
 _MARGIN = (11.52, 3.96)  # draw()'s node margin, 0.16 by 0.055 inch, in points
 _ARROW = 10.0
+# each printable ASCII character's advance as text_width adds it, in regular and in bold type
+_ADVANCE = {
+    bold: {chr(32 + i): w * _WIDER * (1.07 if bold else 1.0) for i, w in enumerate(_HELVETICA)}
+    for bold in (False, True)
+}
 
 
 @lru_cache(maxsize=4096)
@@ -54,13 +59,11 @@ def text_width(text: str, size: float, mono: bool = False, bold: bool = False) -
     >>> text_width("0000", 10, mono=True)
     24.0
     """
+    advance = {} if mono else _ADVANCE[bool(bold)]
     total = 0.0
     for ch in text:
-        if mono:
-            w = 1000 if unicodedata.east_asian_width(ch) in "WF" else 600
-        elif 32 <= ord(ch) <= 126:
-            w = _HELVETICA[ord(ch) - 32] * _WIDER * (1.07 if bold else 1.0)
-        else:
+        w = advance.get(ch)
+        if w is None:  # monospaced, or beyond ASCII
             w = 1000 if unicodedata.east_asian_width(ch) in "WF" else 600
         total += w
     return total * size / 1000
@@ -69,12 +72,16 @@ def text_width(text: str, size: float, mono: bool = False, bold: bool = False) -
 # ---- the DOT subset draw.py writes -------------------------------------------------------------
 
 _STATEMENT = re.compile(r"^\s*(?:(graph|node|edge)|(\S+)(?:\s*->\s*(\S+))?)\s*(?:\[(.*)\])?\s*;?\s*$", re.S)
-_ATTR = re.compile(r'\s*([\w:-]+)\s*=\s*(<(?:[^<>]|<[^>]*>)*>|"(?:[^"\\]|\\.)*"|[^\s\]]+)', re.S)
+# a value: an HTML label (within its outer brackets, text and whole tags), a quoted string (with
+# escapes) or a word; each written as a run, then (a tag or an escape, a run) repeated: one reading
+_ATTR = re.compile(r'\s*([\w:-]+)\s*=\s*(<[^<>]*(?:<[^>]*>[^<>]*)*>|"[^"\\]*(?:\\.[^"\\]*)*"|[^\s\]]+)', re.S)
+_ESCAPED = re.compile(r'\\(["\\])')
 
 
 def _unquote(name: str) -> str:
     if name.startswith('"') and name.endswith('"'):
-        return re.sub(r'\\(["\\])', r"\1", name[1:-1])
+        name = name[1:-1]
+        return _ESCAPED.sub(r"\1", name) if "\\" in name else name
     return name
 
 
@@ -88,7 +95,7 @@ def _attrs(text: str) -> dict[str, str]:
             return out
         key, value = m[1], m[2]
         at = m.end()
-        if value[0] != "<":  # an HTML label keeps its brackets
+        if value[0] == '"':  # an HTML label keeps its brackets; a word is as it is
             value = _unquote(value)
         out[key] = value
 
@@ -109,11 +116,16 @@ def _statements(source: str) -> tuple[dict, list[tuple[str, dict]], list[tuple[s
         if kind:
             defaults[kind].update(attrs)
         elif b is None:
-            nodes.setdefault(_unquote(a), {}).update(attrs)
+            a = _unquote(a)
+            if a in nodes:
+                nodes[a].update(attrs)
+            else:
+                nodes[a] = attrs
         else:
             a, b = _unquote(a), _unquote(b)
             for end in (a, b):
-                nodes.setdefault(end, {})
+                if end not in nodes:
+                    nodes[end] = {}
             edges.append((a, b, attrs))
     return defaults, list(nodes.items()), edges
 
@@ -138,10 +150,17 @@ class _Run:
     mono: bool = False
     bold: bool = False
     colour: str | None = None
+    width: float = field(init=False)  # measured once, when made
+    svg: str = field(init=False)  # its <text> element from the font on, the same wherever it is drawn
 
-    @property
-    def width(self) -> float:
-        return text_width(self.text, self.size, self.mono, self.bold)
+    def __post_init__(self) -> None:
+        self.width = text_width(self.text, self.size, self.mono, self.bold)
+        family = "Courier,monospace" if self.mono else "Helvetica,sans-Serif"
+        weight = ' font-weight="bold"' if self.bold else ""
+        fill = f' fill="{self.colour}"' if self.colour and self.colour.lower() != "black" else ""
+        self.svg = (
+            f'font-family="{family}"{weight} font-size="{self.size:.2f}"{fill}>{escape(self.text, quote=False)}</text>'
+        )
 
 
 @dataclass
@@ -151,7 +170,6 @@ class _Cell:
     align: str = "CENTER"
     line_align: str = "CENTER"
     bg: str | None = None
-    ident: str | None = None
     border: float = 0.0
     min_width: float = 0.0
     pad: float = 2.0
@@ -161,6 +179,8 @@ class _Cell:
     w: float = 0.0
     h: float = 0.0
     _content: tuple[float, float] | None = None
+    line_widths: list[float] = field(init=False, repr=False, compare=False)  # each line's, set when measured
+    line_heights: list[float] = field(init=False, repr=False, compare=False)
 
     def line_height(self, line: list[_Run]) -> float:
         return max((r.size for r in line), default=10.0) * 1.2
@@ -171,8 +191,9 @@ class _Cell:
         return self._content
 
     def _measure(self) -> tuple[float, float]:
-        width = max((sum(r.width for r in line) for line in self.lines), default=0.0)
-        return width, sum(self.line_height(line) for line in self.lines)
+        self.line_widths = [sum(r.width for r in line) for line in self.lines]
+        self.line_heights = [self.line_height(line) for line in self.lines]
+        return max(self.line_widths, default=0.0), sum(self.line_heights)
 
 
 def _runs(element: ET.Element, style: dict, lines: list[list[_Run]], aligns: list[str]) -> None:
@@ -208,6 +229,7 @@ class _Label:
     cells: list[_Cell] = field(default_factory=list)
     width: float = 0.0
     height: float = 0.0
+    idents: list[str | None] = field(default_factory=list)  # each cell's ID (the cells may be shared)
 
 
 def _table(html: str, size: float, colour: str | None) -> _Label:
@@ -233,10 +255,11 @@ def _table(html: str, size: float, colour: str | None) -> _Label:
             line_align = "LEFT" if td.get("BALIGN", "").upper() == "LEFT" or "LEFT" in aligns else "CENTER"
             cell = _Cell(
                 lines, int(td.get("COLSPAN", 1)), td.get("ALIGN", "CENTER").upper(), line_align,
-                td.get("BGCOLOR"), td.get("ID"), border, float(td.get("WIDTH", 0)), pad,
+                td.get("BGCOLOR"), border, float(td.get("WIDTH", 0)), pad,
             )  # fmt: skip
             row.append(cell)
             label.cells.append(cell)
+            label.idents.append(td.get("ID"))
         rows.append(row)
     ncols = max((sum(c.colspan for c in row) for row in rows), default=1)
     widths = [0.0] * ncols
@@ -267,62 +290,135 @@ def _table(html: str, size: float, colour: str | None) -> _Label:
 
 
 def _plain(text: str, size: float, colour: str | None) -> _Label:
-    lines = [[_Run(line, size, colour=colour)] for line in re.split(r"\\[nlr]", text)]
+    lines = [[_Run(line, size, colour=colour)] for line in _LINE_BREAK.split(text)]
     cell = _Cell(lines, pad=0.0)
     cell.w, cell.h = cell.content()
-    return _Label([cell], cell.w, cell.h)
+    return _Label([cell], cell.w, cell.h, [None])
+
+
+_LINE_BREAK = re.compile(r"\\[nlr]")
+_ID = re.compile(r'ID="(?<=\sID=")([\w.-]+)"')  # a cell's ID as draw() writes them (n12_grad_value)
+_MARK = "layered-id-"  # what stands for the k-th ID while a table is measured: layered-id-k
+
+
+def _node_label(text: str, size: float, colour: str | None) -> _Label:
+    """A node's label measured: an HTML-like table, else plain text (a table that does not parse, as its text)."""
+    try:
+        return _table(text, size, colour) if text.startswith("<") else _plain(text, size, colour)
+    except (ET.ParseError, IndexError, ValueError):
+        return _plain(re.sub(r"<[^>]*>", "", text), size, colour)
+
+
+class _Labels:
+    """Labels measured once per distinct text, for one drawing (a label is only read once made).
+
+    Nodes of one kind differ mostly in their cells' IDs (``n12_grad_value``), so a table's IDs
+    are taken out of its text, each replaced by a stand-in (``layered-id-0``, ...): the rest is
+    parsed and measured once, and each node's label shares its cells, with the node's own IDs.
+    That is exact when each stand-in came out as one cell's ID (checked when the rest is first
+    measured, so for every text with the same rest) and the text has no stand-in of its own and
+    no ``&`` (a character reference could spell one); any other table is measured as it is.
+    """
+
+    def __init__(self) -> None:
+        self.texts: dict[tuple[str, str, float, str | None], _Label] = {}
+        self.tables: dict[tuple[str, float, str | None], tuple[_Label, list[tuple[int, int]]] | None] = {}
+
+    def plain(self, text: str, size: float, colour: str | None) -> _Label:
+        """An edge's (or a title's) label."""
+        key = ("plain", text, size, colour)
+        if key not in self.texts:
+            self.texts[key] = _plain(text, size, colour)
+        return self.texts[key]
+
+    def node(self, text: str, size: float, colour: str | None) -> _Label:
+        """The label of a node whose ``label`` is ``text``."""
+        if not text.startswith("<") or "&" in text or _MARK in text:
+            return self._whole(text, size, colour)
+        parts = _ID.split(text)
+        if len(parts) == 1:  # no ID to take out
+            return self._whole(text, size, colour)
+        ids = parts[1::2]
+        parts[1::2] = [f'ID="{_MARK}{k}"' for k in range(len(ids))]
+        rest = "".join(parts)
+        if (rest, size, colour) not in self.tables:
+            self.tables[rest, size, colour] = self._measure(rest, size, colour, len(ids))
+        measured = self.tables[rest, size, colour]
+        if measured is None:
+            return self._whole(text, size, colour)
+        label, slots = measured
+        idents = list(label.idents)
+        for i, k in slots:
+            idents[i] = ids[k]
+        return _Label(label.cells, label.width, label.height, idents)
+
+    def _whole(self, text: str, size: float, colour: str | None) -> _Label:
+        """A node's label measured as it is, once per text."""
+        key = ("node", text, size, colour)
+        if key not in self.texts:
+            self.texts[key] = _node_label(text, size, colour)
+        return self.texts[key]
+
+    @staticmethod
+    def _measure(rest: str, size: float, colour: str | None, count: int) -> tuple[_Label, list[tuple[int, int]]] | None:
+        """The table ``rest`` (IDs replaced by stand-ins) and the cell each ID goes to, or None."""
+        try:
+            label = _table(rest, size, colour)
+        except Exception:  # measured as it is, which raises or falls back as it should
+            return None
+        marks = {f"{_MARK}{k}": k for k in range(count)}
+        slots = [(i, marks[ident]) for i, ident in enumerate(label.idents) if ident in marks]
+        return (label, slots) if sorted(k for _, k in slots) == list(range(count)) else None
 
 
 def _text_svg(out: list[str], run: _Run, x: float, y: float, anchor: str = "start") -> None:
-    family = "Courier,monospace" if run.mono else "Helvetica,sans-Serif"
-    weight = ' font-weight="bold"' if run.bold else ""
-    fill = f' fill="{run.colour}"' if run.colour and run.colour.lower() != "black" else ""
-    out.append(
-        f'<text text-anchor="{anchor}" x="{x:.2f}" y="{y:.2f}" font-family="{family}"{weight} '
-        f'font-size="{run.size:.2f}"{fill}>{escape(run.text, quote=False)}</text>'
-    )
+    out.append(f'<text text-anchor="{anchor}" x="{x:.2f}" y="{y:.2f}" {run.svg}')
 
 
-def _cell_svg(out: list[str], cell: _Cell, left: float, top: float) -> None:
+def _cell_svg(out: list[str], cell: _Cell, ident: str | None, left: float, top: float) -> None:
     x0, y0 = left + cell.x, top + cell.y
-    if cell.ident:
-        out.append(f'<g id="a_{escape(cell.ident)}"><a xlink:href="#" xlink:title="&lt;TABLE&gt;">')
+    if ident:
+        out.append(f'<g id="a_{escape(ident)}"><a xlink:href="#" xlink:title="&lt;TABLE&gt;">')
     if cell.bg or cell.border:
         stroke = "black" if cell.border else "transparent"
         fill = cell.bg or "none"
         x1, y1 = x0 + cell.w, y0 + cell.h
         out.append(f'<polygon fill="{fill}" stroke="{stroke}" points="{_rect(x0, y0, x1, y1)}"/>')
-    width, height = cell.content()
-    inner = cell.w - 2 * (cell.pad + cell.border)
-    block = {"LEFT": 0.0, "RIGHT": inner - width}.get(cell.align, (inner - width) / 2)
-    y = y0 + cell.pad + cell.border + (cell.h - 2 * (cell.pad + cell.border) - height) / 2
-    for line in cell.lines:
-        lh = cell.line_height(line)
-        lw = sum(r.width for r in line)
-        x = x0 + cell.pad + cell.border + block + (0.0 if cell.line_align == "LEFT" else (width - lw) / 2)
+    width, height = cell.content()  # and each line's, measured with it
+    pad, border, align = cell.pad, cell.border, cell.align
+    inner = cell.w - 2 * (pad + border)
+    block = 0.0 if align == "LEFT" else inner - width if align == "RIGHT" else (inner - width) / 2
+    y = y0 + pad + border + (cell.h - 2 * (pad + border) - height) / 2
+    flush = cell.line_align == "LEFT"
+    for line, lw, lh in zip(cell.lines, cell.line_widths, cell.line_heights):
+        x = x0 + pad + border + block + (0.0 if flush else (width - lw) / 2)
         for run in line:
             _text_svg(out, run, x, y + lh * 0.78)
             x += run.width
         y += lh
-    if cell.ident:
+    if ident:
         out.append("</a>\n</g>")
 
 
 def _pts(points: list[tuple[float, float]]) -> str:
-    return " ".join(f"{x:.2f},{y:.2f}" for x, y in points)
+    return " ".join([f"{x:.2f},{y:.2f}" for x, y in points])
 
 
 def _rect(x0: float, y0: float, x1: float, y1: float) -> str:
-    return _pts([(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)])
+    """A box as the points of a polygon, the first again last (each number written once)."""
+    x0s, y0s, x1s, y1s = f"{x0:.2f}", f"{y0:.2f}", f"{x1:.2f}", f"{y1:.2f}"
+    return f"{x0s},{y0s} {x1s},{y0s} {x1s},{y1s} {x0s},{y1s} {x0s},{y0s}"
 
 
 def _rounded(x0: float, y0: float, x1: float, y1: float, r: float) -> str:
-    """A rounded box as a path, corner by corner."""
+    """A rounded box as a path, corner by corner (each of its 4 xs and 4 ys written once)."""
+    a, b, c, d = f"{x0:.2f}", f"{x0 + r:.2f}", f"{x1 - r:.2f}", f"{x1:.2f}"  # left to right
+    e, f, g, h = f"{y0:.2f}", f"{y0 + r:.2f}", f"{y1 - r:.2f}", f"{y1:.2f}"  # top to bottom
     return (
-        f"M{x0 + r:.2f},{y0:.2f} L{x1 - r:.2f},{y0:.2f} Q{x1:.2f},{y0:.2f} {x1:.2f},{y0 + r:.2f} "
-        f"L{x1:.2f},{y1 - r:.2f} Q{x1:.2f},{y1:.2f} {x1 - r:.2f},{y1:.2f} "
-        f"L{x0 + r:.2f},{y1:.2f} Q{x0:.2f},{y1:.2f} {x0:.2f},{y1 - r:.2f} "
-        f"L{x0:.2f},{y0 + r:.2f} Q{x0:.2f},{y0:.2f} {x0 + r:.2f},{y0:.2f} Z"
+        f"M{b},{e} L{c},{e} Q{d},{e} {d},{f} "
+        f"L{d},{g} Q{d},{h} {c},{h} "
+        f"L{b},{h} Q{a},{h} {a},{g} "
+        f"L{a},{f} Q{a},{e} {b},{e} Z"
     )
 
 
@@ -336,6 +432,12 @@ def _pava(targets: list[float], offsets: list[float]) -> list[float]:
     >>> _pava([0.0, 0.0], [0.0, 10.0])
     [-5.0, 5.0]
     """
+    if len(targets) == len(offsets) == 2:  # the usual case, written out (the same arithmetic)
+        (t0, t1), (o0, o1) = targets, offsets
+        y0, y1 = t0 - o0, t1 - o1
+        if y0 > y1:  # a violator: the two pooled
+            y0 = y1 = (y0 + y1) / 2
+        return [y0 + o0, y1 + o1]
     blocks: list[list[float]] = []  # [sum, count]
     for t, o in zip(targets, offsets):
         blocks.append([t - o, 1.0])
@@ -387,15 +489,11 @@ def layered_svg(source: str) -> str:
     keys = [k for k, _ in node_items]
     index = {k: i for i, k in enumerate(keys)}
     attrs = [node_default | a for _, a in node_items]
+    measured = _Labels()
     labels: list[_Label] = []
     sizes: list[tuple[float, float]] = []  # (width, height) of each node's box
     for k, a in zip(keys, attrs):
-        size, colour = float(a.get("fontsize", 14)), a.get("fontcolor")
-        text = a.get("label", k)
-        try:
-            label = _table(text, size, colour) if text.startswith("<") else _plain(text, size, colour)
-        except (ET.ParseError, IndexError, ValueError):
-            label = _plain(re.sub(r"<[^>]*>", "", text), size, colour)
+        label = measured.node(a.get("label", k), float(a.get("fontsize", 14)), a.get("fontcolor"))
         labels.append(label)
         if a.get("shape") in ("plain", "plaintext", "none"):
             sizes.append((label.width, label.height))
@@ -407,10 +505,8 @@ def layered_svg(source: str) -> str:
     n = len(keys)
     # 1. ranks: the outputs (no consumers) last; each node one rank before its earliest consumer
     out_edges: list[list[int]] = [[] for _ in range(n)]
-    in_edges: list[list[int]] = [[] for _ in range(n)]
-    for j, (a, b, _) in enumerate(edges):
+    for j, (a, _, _) in enumerate(edges):
         out_edges[a].append(j)
-        in_edges[b].append(j)
     height = [-1] * n
     for start in range(n):  # iterative DFS: height = 1 + max height of consumers
         if height[start] >= 0:
@@ -448,13 +544,13 @@ def layered_svg(source: str) -> str:
 
     for v in range(n):
         w, h = sizes[v]
-        new_item(2 * rank[v], (h, w) if across else (w, h), v)
+        new_item(2 * rank[v], (h, w) if across else sizes[v], v)
     edge_label: list[_Label | None] = []
     edge_points: list[list[int]] = []
     edge_label_item: list[int] = []
     for a, b, e in edges:
         text = e.get("label")
-        lab = _plain(text, float(e.get("fontsize", 14)), e.get("fontcolor")) if text else None
+        lab = measured.plain(text, float(e.get("fontsize", 14)), e.get("fontcolor")) if text else None
         edge_label.append(lab)
         chain = [a]
         lo, hi = 2 * rank[a], 2 * rank[b]
@@ -497,7 +593,8 @@ def layered_svg(source: str) -> str:
     def total_crossings() -> int:
         return sum(_crossings(layers[i], pos, down) for i in busy)
 
-    best, best_count = [list(layer) for layer in layers], total_crossings()
+    best_count = total_crossings()
+    best = [list(layer) for layer in layers] if best_count else layers  # no crossings: no sweeps
     for sweep in range(4 if best_count else 0):
         near = down if sweep % 2 == 0 else up
         for i in range(len(layers) - 2, -1, -1) if sweep % 2 == 0 else range(1, len(layers)):
@@ -532,25 +629,31 @@ def layered_svg(source: str) -> str:
         if at >= 0:
             anchor[at] = -item_size[at][0] / 2 + 1.5
 
-    def aim(p: int, ns: list[int]) -> float:
-        """The position that puts ``p``'s anchor at the weighted mean of its neighbours' anchors."""
-        ws = [weight[item_node[p] < 0 and item_node[q] < 0] for q in ns]
-        return sum((x[q] + anchor[q]) * wq for q, wq in zip(ns, ws)) / sum(ws) - anchor[p]
+    def weights(near: list[list[int]]) -> list[tuple[float, ...]]:
+        """The weights of each item's neighbours on one side (made once, and shared)."""
+        shared: dict[tuple[float, ...], tuple[float, ...]] = {}
+        out = []
+        for p, ns in enumerate(near):
+            ws = tuple([weight[item_node[p] < 0 and item_node[q] < 0] for q in ns])
+            out.append(shared.setdefault(ws, ws))
+        return out
 
+    up_weights, down_weights = weights(up), weights(down)
     for sweep in range(8):
+        near, near_weights = (up, up_weights) if sweep % 2 == 0 else (down, down_weights)
         order = range(1, len(layers)) if sweep % 2 == 0 else range(len(layers) - 2, -1, -1)
         for i in order:
             layer = layers[i]
-            if len(layer) == 1:  # alone in its layer: straight at its neighbours
-                p = layer[0]
-                ns = up[p] if sweep % 2 == 0 else down[p]
-                if ns:
-                    x[p] = aim(p, ns)
-                continue
-            targets = []
+            targets = []  # where each item aims: its anchor at the weighted mean of its neighbours'
             for p in layer:
-                ns = up[p] if sweep % 2 == 0 else down[p]
-                targets.append(aim(p, ns) if ns else x[p])
+                ns, ws = near[p], near_weights[p]
+                if ns:
+                    targets.append(sum([(x[q] + anchor[q]) * wq for q, wq in zip(ns, ws)]) / sum(ws) - anchor[p])
+                else:
+                    targets.append(x[p])
+            if len(layer) == 1:  # alone in its layer: straight at its neighbours
+                x[layer[0]] = targets[0]
+                continue
             for p, value in zip(layer, _pava(targets, offsets_of[i])):
                 x[p] = value
 
@@ -574,6 +677,8 @@ def layered_svg(source: str) -> str:
         c, a = x[p] + anchor[p] - left, centre[item_layer[p]]
         return (a, c) if across else (c, a)
 
+    points = [point(p) for p in range(len(x))]
+
     # 4. drawing
     along_total = along_at - _RANK_GAP
     w_total, h_total = (along_total, width) if across else (width, along_total)
@@ -587,14 +692,18 @@ def layered_svg(source: str) -> str:
     ]
     if title_label:
         _text_svg(out, title_label.cells[0].lines[0][0], w_total / 2, title_label.height * 0.8, "middle")
+    names = [escape(k) for k in keys]
+    classes: dict[str, str] = {}  # a node's class attribute, from its DOT class (many share one)
     for v in range(n):
         a, (w, h) = attrs[v], sizes[v]
-        cx, cy = point(v)
+        cx, cy = points[v]
         x0, y0 = cx - w / 2, cy - h / 2
         ident = a.get("id") or f"node{v + 1}"
-        cls = " ".join(["node", *a.get("class", "").split()]).strip()
-        title = escape(keys[v])
-        out.append(f'<!-- {title} -->\n<g id="{escape(ident)}" class="{escape(cls)}">\n<title>{title}</title>')
+        dot_class = a.get("class", "")
+        if dot_class not in classes:
+            classes[dot_class] = escape(" ".join(["node", *dot_class.split()]).strip())
+        title = names[v]
+        out.append(f'<!-- {title} -->\n<g id="{escape(ident)}" class="{classes[dot_class]}">\n<title>{title}</title>')
         style = a.get("style", "")
         shape = a.get("shape", "box")
         if shape not in ("plain", "plaintext", "none"):
@@ -618,16 +727,17 @@ def layered_svg(source: str) -> str:
                     )
         label = labels[v]
         lx, ly = cx - label.width / 2, cy - label.height / 2
-        for cell in label.cells:
-            _cell_svg(out, cell, lx, ly)
+        for cell, cell_id in zip(label.cells, label.idents):
+            _cell_svg(out, cell, cell_id, lx, ly)
         out.append("</g>")
     for j, (a, b, e) in enumerate(edges):
         chain = edge_points[j]
-        pts = [point(p) for p in chain]
+        pts = [points[p] for p in chain]
         at = edge_label_item[j]
         ident = e.get("id") or f"edge{j + 1}"
-        out.append(f"<!-- {escape(keys[a])}&#45;&gt;{escape(keys[b])} -->")
-        out.append(f'<g id="{escape(ident)}" class="edge">\n<title>{escape(keys[a])}&#45;&gt;{escape(keys[b])}</title>')
+        title = f"{names[a]}&#45;&gt;{names[b]}"
+        out.append(f"<!-- {title} -->")
+        out.append(f'<g id="{escape(ident)}" class="edge">\n<title>{title}</title>')
         # leave the source's box and end, an arrow's length early, at the consumer's box
         k = 0 if across else 1  # the SVG coordinate along the ranks
         sa, sb = sizes[a][k], sizes[b][k]
@@ -665,7 +775,7 @@ def layered_svg(source: str) -> str:
         out.append(f'<polygon fill="{colour}" stroke="{colour}" points="{_pts(arrow)}"/>')
         lab = edge_label[j]
         if lab is not None:
-            ex, ey = point(at) if at >= 0 else ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+            ex, ey = points[at] if at >= 0 else ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
             lines = lab.cells[0].lines
             lh = lab.height / max(len(lines), 1)
             y = ey + 3 if across else ey - lab.height / 2
