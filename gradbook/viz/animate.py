@@ -16,7 +16,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
-from html import escape
+from html import escape, unescape
 from importlib import resources
 
 import numpy as np
@@ -401,63 +401,290 @@ def _unwrap_links(root: ET.Element) -> None:
                 parent.append(child)
 
 
+# The frames are cut from the text ``ET.tostring`` writes for the laid-out SVG read by
+# ElementTree, its links unwrapped. Reading 13 MB (5,000 nodes) into a tree and writing it back
+# took most of a second, so for SVG as the renderers write it _written makes that text with a few
+# string edits and _groups finds the elements the frames change in one pass over its tags, checking
+# that each is written as ElementTree writes tags. ElementTree stays the reference: any other SVG
+# is read into a tree as before.
+
+_SVG, _XLINK = {("", SVG_NS)}, {("xlink", "http://www.w3.org/1999/xlink")}  # namespace declarations
+_ROOT = re.compile(r"""<svg(?:\s+[^\s=>]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*>""")
+_DECLARATION = re.compile(r'\sxmlns(?::([\w.-]+))?="([^"]*)"')
+_REFERENCE = re.compile("&(?:#([0-9]+)|#x([0-9a-fA-F]+)|(quot|apos));")
+_OTHER_REFERENCE = re.compile("&(?!(?:amp|lt|gt);)")  # one ElementTree does not write back as it is
+_UNDEFINED = re.compile("&(?!(?:amp|lt|gt|quot);)")
+# a character as ElementTree writes it: in an attribute (its _escape_attrib), in text (_escape_cdata)
+_IN_ATTRIBUTE = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#09;"}
+_IN_TEXT = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+
+# a tag as ElementTree writes it (name="value" attributes, one space before each, " />" or ">"),
+# in the SVG namespace: a group's start tag (groups 1 to 4: its id and class when first and without
+# "&", its other attributes, " />"); an end tag (5: its name); another start tag then " />" (6, 7),
+# then its text and end tag (6, 9), or then neither (6); else "<x></x>" (written "<x />", 8), a
+# character XML does not allow, or a "<" or ">" outside a tag (10)
+_NOT_XML = "\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff"
+_ATTRIBUTES = rf'(?: [^ \t\n=/>{_NOT_XML}]+="[^"<>\t\n{_NOT_XML}]*")*'
+_ITEM = re.compile(
+    rf'<(?:g(?=[ />])(?: id="([^&"<>\t\n{_NOT_XML}]*)")?(?: class="([^&"<>\t\n{_NOT_XML}]*)")?({_ATTRIBUTES})'
+    rf"(?:( />)|>(?!</))|/([^ \t\n/>]+)>|([^ \t\n/>!?:{_NOT_XML}][^ \t\n/>:{_NOT_XML}]*){_ATTRIBUTES}"
+    rf"(?:( />)|>(?:(?=(</))|[^<>{_NOT_XML}]+(</)\6>)?))|([<>{_NOT_XML}])"
+)
+_ATTRIBUTE = re.compile(r' ([^\s=]+)="([^"]*)"')
+_CHANGED = ("polygon", "ellipse", "path", "text")  # the elements the frames change
+_COMMENT = f"!--[^-{_NOT_XML}]*(?:-[^-{_NOT_XML}]+)*-->"  # (after its "<")
+# a comment; or a link's tag, and the text after it (the link's text, or its tail: to the next tag)
+_CUT = re.compile(f"<(?:{_COMMENT}|/?a{_ATTRIBUTES}>(?:[^<{_NOT_XML}]+|<{_COMMENT})*)")
+_LINK_TAG = re.compile(f"<(?:{_COMMENT}|(/?a)(?=[ />]))")  # "a", "/a" for each link's tag outside comments
+
+
+def _character(reference: re.Match) -> str:
+    """A character reference (``&#45;``, ``&#160;``, ``&quot;``...) as ElementTree writes its
+    character back: ``-``, a no-break space, ``"`` in text but ``&quot;`` in an attribute. One
+    that XML does not allow stays, for ElementTree to refuse."""
+    number, hexadecimal, name = reference.groups()
+    if name:
+        char = '"' if name == "quot" else "'"
+    else:
+        code = int(number) if number else int(hexadecimal, 16)
+        allowed = code in (0x9, 0xA, 0xD) or 0x20 <= code <= 0x10FFFF  # XML's Char, less the below
+        if not allowed or 0xD800 <= code <= 0xDFFF or code in (0xFFFE, 0xFFFF):
+            return reference[0]
+        char = chr(code)
+    svg, end = reference.string, reference.end()
+    in_tag = svg.find(">", end) < svg.find("<", end)  # (a ">" outside a tag sends the SVG to ElementTree)
+    return (_IN_ATTRIBUTE if in_tag else _IN_TEXT).get(char, char)
+
+
+def _written(svg: str) -> str | None:
+    """What ``ET.tostring`` writes for ``svg`` read by ElementTree and unwrapped by
+    ``_unwrap_links``, made by string edits; None for an SVG they do not cover.
+
+    The edits are ElementTree's own: the root tag as it writes it (namespaces first), comments
+    dropped, a character reference written as its character (``&#45;`` as ``-``), escaped as it
+    escapes it, ``/>`` written ``" />"``, and each link cut out with the text inside it and after
+    it. They cover SVG as dot, graphviz-pure and layered_svg write it: in the SVG namespace (the
+    links' attributes in xlink's), no link in a link, and every other tag written as ElementTree
+    writes tags, which _groups checks (with the rest: one root, no DOCTYPE, CDATA or processing
+    instruction, no character XML does not allow). What the edits drop is not checked further."""
+    root = _ROOT.match(svg)
+    if root is None or "\r" in svg:  # the parser reads "\r\n" as "\n"
+        return None
+    declared = set(_DECLARATION.findall(root[0]))
+    if root[0].count("xmlns") != len(declared) or not _SVG <= declared <= _SVG | _XLINK:
+        return None  # not the SVG namespace by default, or other namespaces than the links' (xlink)
+    head = ET.tostring(ET.fromstring(root[0] + "</svg>"), encoding="unicode")  # <svg xmlns="..." ... />
+    end = len(svg)
+    while svg[end - 1] in " \t\n":  # white space after the root
+        end -= 1
+    rest = svg[root.end() : end]
+    links = "".join(_LINK_TAG.findall(rest))
+    if links != "a/a" * (len(links) // len("a/a")):
+        return None  # a link in a link (_unwrap_links keeps the inner one), or an empty "<a/>"
+    rest = _CUT.sub("", rest)
+    if not rest.endswith("</svg>") or rest == "</svg>" or "xmlns" in rest or "xlink" in rest:
+        return None  # not one root, an empty one, a namespace declared inside, an xlink: attribute
+    rest = rest.replace("&#45;", "-")  # how dot writes each "-" in a title
+    if _OTHER_REFERENCE.search(rest):
+        rest = _REFERENCE.sub(_character, rest)
+        if _UNDEFINED.search(rest):
+            return None  # an entity XML does not define, or a character it does not allow
+    return head[: -len(" />")] + ">" + rest.replace("/>", " />")
+
+
+def _groups(text: str) -> tuple[list, list] | None:
+    """The groups of ``text`` (as ``_written`` writes) whose children the frames may change (nodes,
+    edges, table cells), in document order, as ``[id, class, first, end, id, class, ...]``, and
+    ``children``, where ``children[first:end]`` is ``[start, name, start, name, ...]`` for a
+    group's children the frames may change: where each one's tag starts, and its name. None if the
+    text is not one element with every tag written as ElementTree writes tags. (Two long lists,
+    not a list per group: tens of thousands of small lists kept the garbage collector busy.)"""
+    groups: list = []
+    children: list = []
+    names: list[str] = []  # of the elements open here
+    opened: list = []  # for each, where it is in groups and its children so far, if one of those
+    at, group = -1, None  # the innermost one's
+    for item in _ITEM.finditer(text):
+        kind = item.lastindex
+        if kind == 7 or kind == 9 or kind == 6:  # an element in a group, or around groups
+            name = item[6]
+            if group is not None and name in _CHANGED:
+                group += (item.start(), name)
+            if kind == 6:  # its children follow
+                names.append(name)
+                opened += (at, group)
+                at, group = -1, None
+        elif kind == 5:  # an end tag
+            if not names or names.pop() != item[5] or not names and item.end() != len(text):
+                return None
+            if group is not None:
+                groups[at + 2 : at + 4] = len(children), len(children) + len(group)
+                children += group
+            group = opened.pop()
+            at = opened.pop()
+        elif kind <= 4:  # a group
+            if item[3]:  # other attributes: the id and class may be among them, or escaped
+                values = dict(_ATTRIBUTE.findall(item[0]))
+                gid, cls = unescape(values.get("id") or ""), unescape(values.get("class") or "")
+            else:
+                gid, cls = item[1] or "", item[2] or ""
+            cls = cls.partition(" ")[0]  # draw adds its roles
+            changed = cls in ("node", "edge") or gid.startswith("a_")
+            if changed:
+                groups += (gid, cls, 0, 0)
+            if kind != 4:  # its children follow
+                names.append("g")
+                opened += (at, group)
+                at, group = (len(groups) - 4, []) if changed else (-1, None)
+        else:
+            return None
+    return None if names else (groups, children)
+
+
+def _groups_of_tree(root: ET.Element, text: str) -> tuple[list, list]:
+    """``_groups`` of ``ET.tostring(root)``'s text, taken from the tree: what ElementTree read, for an
+    SVG the quick path does not cover (an element outside the SVG namespace, for one)."""
+    starts = [m.start() for m in re.finditer("<(?!/)", text)]  # the tags, in the order root.iter() goes
+    where = {id(e): start for e, start in zip(root.iter(), starts)}
+    groups: list = []
+    children: list = []
+    for group in root.iter(f"{{{SVG_NS}}}g"):
+        gid, cls = group.get("id") or "", (group.get("class") or "").partition(" ")[0]
+        named = [(where[id(e)], e.tag.split("}")[1]) for e in group]  # (without namespace: raises, as ever)
+        if cls in ("node", "edge") or gid.startswith("a_"):
+            first = len(children)
+            children += [x for child in named if child[1] in _CHANGED for x in child]
+            groups += (gid, cls, first, len(children))
+    return groups, children
+
+
+def _value_span(text: str, start: int, end: int, name: str) -> tuple[int, int] | None:
+    """Where the value of attribute ``name`` is in the tag ``text[start:end]`` (written as
+    ElementTree writes tags: its values hold no ``"``), or None if the tag has no such attribute."""
+    key = f' {name}="'
+    i = text.find(key, start, end)
+    while i != -1 and text.count('"', start, i) % 2:  # the end of another attribute's value
+        i = text.find(key, i + 1, end)
+    return None if i == -1 else (i + len(key), text.index('"', i + len(key)))
+
+
 def _template(svg: str, first: dict[str, str]) -> tuple[list[str], list[str], tuple[str, dict[str, list[list]]]]:
     """Split the laid-out SVG into fixed chunks around the slots that change per frame; also the
-    live SVG (frame 0, changing elements numbered ``data-gb``) and each slot's targets there."""
-    root = ET.fromstring(svg)
-    _unwrap_links(root)
-    tokens: dict[str, str] = {}
-    marked: dict[int, tuple[ET.Element, int]] = {}  # id(element) -> (element, its data-gb number)
+    live SVG (frame 0, changing elements numbered ``data-gb``) and each slot's targets there.
+
+    Both are cut from the SVG as ``ET.tostring`` writes it back, links unwrapped (made by
+    ``_written``, or by ElementTree itself for an SVG it does not cover). An element is where its
+    tag starts in that text, and each change an edit of the text (the rules below set each
+    attribute of an element once)."""
+    text = _written(svg)
+    found = None if text is None else _groups(text)
+    if found is None:  # ElementTree reads it
+        root = ET.fromstring(svg)
+        _unwrap_links(root)
+        text = ET.tostring(root, encoding="unicode")
+        found = _groups_of_tree(root, text)
+    groups, children = found
+    # each change as an edit of the text: where (4 × position, + 1 for a data-gb number, + 2 for a
+    # text put in an empty element, so that both follow the attributes added there), where the text
+    # it replaces ends, what the live SVG and the frames show instead ("\x00": a slot), the slot;
+    # put in document order at the end
+    keys: list[int] = []
+    ends: list[int] = []
+    live: list[str] = []
+    frames: list[str] = []
+    shows: list[str | None] = []
+    marked: dict[int, int] = {}  # element -> its data-gb number
     targets: dict[str, list[list]] = {}  # slot -> [[data-gb number, attribute or "text"], ...]
+    escaped: dict[str, str] = {}  # frame 0's value of a slot, as the SVG shows it
 
-    def mark(slot: str, element: ET.Element | None = None, where: str = "text") -> str:
-        token = f"\x00{len(tokens)}\x00"
-        tokens[token] = slot
-        if element is not None:
-            k = marked.setdefault(id(element), (element, len(marked)))[1]
-            targets.setdefault(slot, []).append([k, where])
-        return token
+    def mark(slot: str, element: int, where: str = "text") -> None:
+        k = marked.setdefault(element, len(marked))
+        if slot in targets:
+            targets[slot].append([k, where])
+        else:
+            targets[slot] = [[k, where]]
+        value = first.get(slot, "")
+        shown = escaped.get(value)
+        if shown is None:
+            shown = escaped[value] = escape(value, quote=True)
+        end = text.index(">", element)  # of its start tag
+        close = end - 2 if text[end - 1] == "/" else end  # where its " />" or ">" starts
+        if where == "text" and close == end:
+            key, stop, live_text, frame_text = 4 * end + 4, text.index("<", end), shown, "\x00"
+        elif where == "text":  # "<x ... />" becomes "<x ...>text</x>"
+            name = text[element + 1 : close].partition(" ")[0]
+            key, stop, live_text, frame_text = 4 * close + 2, end + 1, f">{shown}</{name}>", f">\x00</{name}>"
+        elif span := _value_span(text, element, close, where):  # set in place, as Element.set sets one it has
+            key, stop, live_text, frame_text = 4 * span[0], span[1], shown, "\x00"
+        else:  # or added at the end
+            key, stop, live_text, frame_text = 4 * close, close, f' {where}="{shown}"', f' {where}="\x00"'
+        keys.append(key)
+        ends.append(stop)
+        live.append(live_text)
+        frames.append(frame_text)
+        shows.append(slot)
 
-    def tag(e: ET.Element) -> str:
-        return e.tag.split("}")[1]
-
-    def mark_lines(elements: list[ET.Element], slot: str) -> None:
-        for i, e in enumerate(elements):
+    def mark_lines(starts: list, kinds: list, slot: str) -> None:
+        texts = [e for e, kind in zip(starts, kinds) if kind == "text"]
+        for i, e in enumerate(texts):
             if f"{slot}#{i}" in first:
-                e.text = mark(f"{slot}#{i}", e)
+                mark(f"{slot}#{i}", e)
 
-    for group in root.iter(f"{{{SVG_NS}}}g"):
-        gid, cls = group.get("id") or "", (group.get("class") or "").partition(" ")[0]  # draw adds its roles
-        texts = [e for e in group if tag(e) == "text"]
+    for gid, cls, lo, hi in zip(groups[0::4], groups[1::4], groups[2::4], groups[3::4]):
+        starts, kinds = children[lo:hi:2], children[lo + 1 : hi : 2]
+        pairs = zip(starts, kinds)  # (start, name) of each child
         if cls == "node" and f"{gid}.fill" in first:
-            shape = next(e for e in group if tag(e) in ("polygon", "ellipse", "path"))
-            shape.set("fill", mark(f"{gid}.fill", shape, "fill"))
+            shape = next(e for e, kind in pairs if kind in ("polygon", "ellipse", "path"))
+            mark(f"{gid}.fill", shape, "fill")
         elif cls == "edge" and f"{gid}.stroke" in first:
-            for e in group:
-                if tag(e) == "path":
-                    e.set("stroke", mark(f"{gid}.stroke", e, "stroke"))
-                    e.set("stroke-width", mark(f"{gid}.width", e, "stroke-width"))
-                elif tag(e) == "polygon":
-                    e.set("fill", mark(f"{gid}.stroke", e, "fill"))
-                    e.set("stroke", mark(f"{gid}.stroke", e, "stroke"))
-            if f"{gid}#0" in first and texts:
-                texts[-1].text = mark(f"{gid}#0", texts[-1])
+            stroke, last_text = f"{gid}.stroke", None
+            for e, kind in pairs:
+                if kind == "path":
+                    mark(stroke, e, "stroke")
+                    mark(f"{gid}.width", e, "stroke-width")
+                elif kind == "polygon":
+                    mark(stroke, e, "fill")
+                    mark(stroke, e, "stroke")
+                elif kind == "text":
+                    last_text = e
+            if f"{gid}#0" in first and last_text is not None:
+                mark(f"{gid}#0", last_text)
         elif gid.startswith("a_") and gid.endswith("_grad_value"):
-            mark_lines(texts, gid[2 : -len("_value")])
+            mark_lines(starts, kinds, gid[2 : -len("_value")])
         elif gid.startswith("a_") and gid.endswith(("_saved_name", "_saved_value")):
             key = gid[2:].rsplit("_", 1)[0]  # n0_saved
-            for e in group:
-                if tag(e) == "polygon":
-                    e.set("fill", mark(f"{key}.bg", e, "fill"))
+            for e, kind in pairs:
+                if kind == "polygon":
+                    mark(f"{key}.bg", e, "fill")
             if gid.endswith("_name"):
-                mark_lines(texts, gid[2:])
-    for element, k in marked.values():  # numbered for the browser's player
-        element.set("data-gb", str(k))
-    text = ET.tostring(root, encoding="unicode")
-    # the live SVG for the browser's player: frame 0's values
-    live = "".join(
-        p if i % 2 == 0 else escape(first.get(tokens[p], ""), quote=True)
-        for i, p in enumerate(re.split("(\x00\\d+\x00)", text))
-    )
-    pieces = re.split("(\x00\\d+\x00)", re.sub(' data-gb="\\d+"', "", text))  # the frames' pictures: unmarked
-    return pieces[0::2], [tokens[p] for p in pieces[1::2]], (live, targets)
+                mark_lines(starts, kinds, gid[2:])
+
+    # each changed element numbered for the browser's player, set last: after the attributes added
+    closes = [text.index(">", element) for element in marked]
+    closes = [end - 2 if text[end - 1] == "/" else end for end in closes]
+    numbers = [str(k) for k in marked.values()]
+    if ' data-gb="' not in text:
+        keys += [4 * close + 1 for close in closes]
+        ends += closes
+        live += [f' data-gb="{k}"' for k in numbers]
+        frames += [""] * len(numbers)  # the frames' pictures are unmarked
+    else:  # the SVG has some already: set in place where an element has one
+        for element, close, k in zip(marked, closes, numbers):
+            span = _value_span(text, element, close, "data-gb")
+            keys.append(4 * close + 1 if span is None else 4 * span[0])
+            ends.append(close if span is None else span[1])
+            live.append(f' data-gb="{k}"' if span is None else k)
+            frames.append("" if span is None else k)
+    shows += [None] * len(numbers)
+
+    order = sorted(range(len(keys)), key=keys.__getitem__)  # document order
+    edit_starts, edit_ends = [keys[i] // 4 for i in order], [ends[i] for i in order]
+    pieces: list[str] = [""] * (2 * len(keys) + 1)  # the text between the edits, and the edits
+    pieces[0::2] = [text[a:b] for a, b in zip([0, *edit_ends], [*edit_starts, len(text)])]
+    pieces[1::2] = [live[i] for i in order]
+    live_svg = "".join(pieces)
+    pieces[1::2] = [frames[i] for i in order]
+    frames_svg = "".join(pieces)
+    if ' data-gb="' in text:
+        frames_svg = re.sub(' data-gb="\\d+"', "", frames_svg)
+    return frames_svg.split("\x00"), [shows[i] for i in order if shows[i] is not None], (live_svg, targets)
