@@ -23,6 +23,7 @@ __all__ = ["format_tensor", "get_printoptions", "set_printoptions"]
 _FLOAT_DTYPES = ("float32", "float64", "float16")
 _DTYPES = (*_FLOAT_DTYPES, "int64", "int32", "int16", "int8", "uint8", "bool")
 # torch omits the dtype suffix for the default float dtype, int64 and bool.
+_NAMES = {np.dtype(name): name for name in _DTYPES}  # NumPy's dtype.name is a Python property, 3.5 µs
 _DEFAULT_FLOAT = ["float32"]  # set by gradbook.set_default_dtype
 
 
@@ -208,11 +209,11 @@ def _plain(suffix: str) -> tuple[str, int]:
     return suffix, len(suffix)
 
 
-def format_tensor(array: np.ndarray, dtype_name: str, extra: Sequence[str] = ()) -> str:
+def format_tensor(array: np.ndarray, dtype_name: str | np.dtype, extra: Sequence[str] = ()) -> str:
     """Return exactly what torch prints for a CPU tensor holding ``array``.
 
     ``dtype_name`` is one of float32, float64, float16, int64, int32, int16,
-    int8, uint8 or bool; ``array`` is cast to it.  Non-default dtypes get a
+    int8, uint8 or bool (or that NumPy dtype); ``array`` is cast to it.  Non-default dtypes get a
     ``dtype=gradbook.<name>`` suffix.  ``extra`` holds already formatted
     suffixes (e.g. ``"grad_fn=<MulBackward0>"``) appended after it, in order.
 
@@ -223,6 +224,7 @@ def format_tensor(array: np.ndarray, dtype_name: str, extra: Sequence[str] = ())
     tensor([[1., 0.],
             [0., 1.]], dtype=gradbook.float64, requires_grad=True)
     """
+    dtype_name = _NAMES.get(dtype_name, dtype_name)  # type: ignore[call-overload]
     if dtype_name not in _DTYPES:
         raise ValueError(
             f"format_tensor() got dtype_name={dtype_name!r}, which gradbook cannot "

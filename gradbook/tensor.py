@@ -1032,7 +1032,7 @@ class Tensor:
             extra.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
         elif self.requires_grad:
             extra.append("requires_grad=True")
-        return format_tensor(self._array, self._array.dtype.name, extra)
+        return format_tensor(self._array, self._array.dtype, extra)
 
     def __str__(self) -> str:
         return repr(self)  # so that subclasses' repr (Parameter) prints too

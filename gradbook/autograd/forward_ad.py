@@ -364,7 +364,7 @@ def _repr_carrying(original: Callable) -> Callable:
         extra = [f"grad_fn=<{type(self.grad_fn).__name__}>"] if self.grad_fn is not None else []
         if not extra and self.requires_grad:
             extra = ["requires_grad=True"]
-        return format_tensor(self._array, self._array.dtype.name, [*extra, f"tangent={tangent}"])
+        return format_tensor(self._array, self._array.dtype, [*extra, f"tangent={tangent}"])
 
     return repr_with_tangent
 
