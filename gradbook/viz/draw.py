@@ -174,7 +174,9 @@ def svg_image(svg: str, alt: str) -> str:
 def _torch_body(array: np.ndarray, dtype: str) -> str:
     """What torch prints inside ``tensor(...)``, without the dtype suffix (shown on its own row)."""
     text = repr(from_numpy(np.asarray(array, dtype=dtype)))[len(_PREFIX) : -1]
-    text = _SUFFIX.sub("", text)
+    text = _SUFFIX.sub("", text) if "=" in text else text
+    if "\n" not in text:  # a scalar, a short vector
+        return text
     pad = " " * len(_PREFIX)
     return "\n".join(line.removeprefix(pad) for line in text.split("\n"))
 

@@ -8,6 +8,7 @@ and a recording of a backward pass can be matched to a drawing of the same graph
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -25,26 +26,27 @@ def is_leaf_node(node: Any) -> bool:
     return hasattr(node, "variable")
 
 
+@functools.cache
+def _saved_attributes(klass: type) -> tuple[str, ...]:
+    """The ``_saved_<name>`` attributes a node class defines (and its bases), each once."""
+    return tuple(dict.fromkeys(a for k in klass.__mro__ for a in vars(k) if a.startswith("_saved_")))
+
+
 def saved_state(node: Any) -> tuple[tuple[str, ...], bool]:
     """The saved tensors of a node (the ``x`` of each ``_saved_x`` that holds a tensor or an array),
     in the order of the op's arguments (then by name: gradbook and torch list them differently),
     and whether backward freed them: reading a freed one raises torch's error, as in torch."""
     names: list[str] = []
     freed = False
-    seen: set[str] = set()
-    for klass in type(node).__mro__:
-        for attr in vars(klass):
-            if not attr.startswith("_saved_") or attr in seen:
-                continue
-            seen.add(attr)
-            try:
-                value = getattr(node, attr)
-            except RuntimeError as error:  # freed, or changed in place since it was saved
-                freed = freed or str(error).startswith(_FREED)
-                names.append(attr[len("_saved_") :])
-                continue
-            if is_tensor(value) or isinstance(value, np.ndarray):
-                names.append(attr[len("_saved_") :])
+    for attr in _saved_attributes(type(node)):
+        try:
+            value = getattr(node, attr)
+        except RuntimeError as error:  # freed, or changed in place since it was saved
+            freed = freed or str(error).startswith(_FREED)
+            names.append(attr[len("_saved_") :])
+            continue
+        if is_tensor(value) or isinstance(value, np.ndarray):
+            names.append(attr[len("_saved_") :])
     order = getattr(op_class(node), "inputs", ())  # the op's argument order, then the rest by name
     names.sort(key=lambda name: (order.index(name) if name in order else len(order), name))
     if hasattr(type(node), "saved_tensors"):  # the ctx of a custom autograd.Function

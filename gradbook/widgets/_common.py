@@ -5,7 +5,9 @@ in the browser is ``_frontend.AnimationView``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import html
 import io
 import re
@@ -19,6 +21,22 @@ import ipywidgets as w
 from ..language import colon, get_language, translate
 from ..viz.draw import svg_image
 from ._zh import ZH
+
+
+@contextlib.contextmanager
+def collector_paused() -> Any:
+    """Python's cyclic garbage collector off while a widget builds its frames, then as it was.
+    A player's build makes about a million short-lived objects and none of them forms a cycle: the
+    collections their count sets off find nothing, and took a sixth of a 5,000-node build (0.5 of
+    2.9 s, measured)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
 
 # a fixed size, so nothing around the status line moves when its text changes
 STATUS_HEIGHT = "6em"

@@ -13,7 +13,7 @@ from ..language import translate
 from ..viz import BackwardRecording, animate, record_backward
 from ..viz.animate import COLOURS, short_value
 from ..viz.model import tensor_names
-from ._common import StaticFallback, drawing_svg, error_html
+from ._common import StaticFallback, collector_paused, drawing_svg, error_html
 from ._frontend import AnimationView, picture_payload
 from ._zh import ZH
 
@@ -64,14 +64,14 @@ def ledger_frames(recording: BackwardRecording) -> list[str]:
     local = translate("local", ZH)
     for step in recording.steps:
         rows = []
+        upstream = html.escape(short_value(step.upstream))
         if step.kind == "leaf":
             before = "None" if step.grad_before is None else short_value(step.grad_before)
             rows.append(
                 f"<tr><td {_TD}>.grad</td><td {_TD}><code>{html.escape(before)}</code> + "
-                f"<code>{html.escape(short_value(step.upstream))}</code> = "
+                f"<code>{upstream}</code> = "
                 f"<code>{html.escape(short_value(step.grad_after))}</code></td></tr>"
             )
-        upstream = html.escape(short_value(step.upstream))
         for flow in step.edges:
             if flow.contribution is None:  # a constant, or an input that needs no gradient
                 sums = translate("no gradient sent", ZH)
@@ -93,7 +93,7 @@ def ledger_frames(recording: BackwardRecording) -> list[str]:
             freed, saved = translate("freed", ZH), translate(f"saved {', '.join(step.freed)}", ZH)
             rows.append(f"<tr><td {_TD}>{freed}</td><td {_TD}>{html.escape(saved)}</td></tr>")
         body = (
-            f"<p>{translate('upstream gradient', ZH)} <code>{html.escape(short_value(step.upstream))}</code></p>"
+            f"<p>{translate('upstream gradient', ZH)} <code>{upstream}</code></p>"
             f'<table style="border-collapse:collapse;font-size:12px">{"".join(rows)}</table>'
         )
         frames.append(_box(f"step {step.index + 1}: {_node_title(recording, step.key)}", body))
@@ -149,6 +149,13 @@ class BackwardPlayer(StaticFallback, w.VBox):
         retain_graph: bool | None = None,
         max_nodes: int = MAX_ANIMATED_NODES,
     ) -> None:
+        with collector_paused():
+            self._build(y_or_recording, gradient, retain_graph, max_nodes)
+        super().__init__([self.view, self.status])
+        self.add_class("gradbook-backward-player")  # for styling, and for the browser test to find it
+
+    def _build(self, y_or_recording: Any, gradient: Any, retain_graph: bool | None, max_nodes: int) -> None:
+        """Record the pass (from a tensor), and make the frames, the ledger and the leaf panels."""
         self.error: str | None = None
         self.status = w.HTML(error_html(None))
         collapsed: str | None = None
@@ -160,7 +167,7 @@ class BackwardPlayer(StaticFallback, w.VBox):
                 f"BackwardRecording; got {type(y_or_recording).__name__}"
             )
         else:
-            names = tensor_names(None, 2)  # the caller's variables, named by draw()'s rule
+            names = tensor_names(None, 3)  # the variables of __init__'s caller, named by draw()'s rule
             try:
                 recording = record_backward(y_or_recording, gradient, retain_graph, names=names, stacklevel=0)
             except Exception as error:
@@ -188,8 +195,6 @@ class BackwardPlayer(StaticFallback, w.VBox):
         else:
             animation = animate(recording)
             self.view.show(animation.payload() | panels, animation.frame_svg)
-        super().__init__([self.view, self.status])
-        self.add_class("gradbook-backward-player")  # for styling, and for the browser test to find it
 
     # ---- driving it from Python (the step buttons call these) ----
 
