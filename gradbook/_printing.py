@@ -224,7 +224,7 @@ def format_tensor(array: np.ndarray, dtype_name: str | np.dtype, extra: Sequence
     tensor([[1., 0.],
             [0., 1.]], dtype=gradbook.float64, requires_grad=True)
     """
-    dtype_name = _NAMES.get(dtype_name, dtype_name)  # type: ignore[call-overload]
+    dtype_name = _NAMES.get(dtype_name) or getattr(dtype_name, "name", dtype_name)  # a dtype: its name
     if dtype_name not in _DTYPES:
         raise ValueError(
             f"format_tensor() got dtype_name={dtype_name!r}, which gradbook cannot "

@@ -443,3 +443,13 @@ def test_docstring_examples():
     # The module is loaded by path, so its doctests are run explicitly here.
     failures, attempted = doctest.testmod(printing)
     assert attempted > 0 and failures == 0
+
+
+@pytest.mark.parametrize("order", [">", "<", "="])
+def test_an_array_of_either_byte_order_prints_its_values(order):
+    """(review 2026-12-07: looking dtype names up by NumPy dtype missed big-endian ones.) A tensor
+    prints with its array's dtype (``Tensor.__repr__`` passes ``array.dtype``); torch refuses such
+    an array in from_numpy, gradbook takes it, and prints what torch prints for the same values."""
+    floats, ints = np.array([1.5, 2.0], dtype=f"{order}f4"), np.array([3, 4], dtype=f"{order}i8")
+    assert format_tensor(floats, floats.dtype) == "tensor([1.5000, 2.0000])"
+    assert format_tensor(ints, ints.dtype) == "tensor([3, 4])"
