@@ -492,6 +492,13 @@ def _written(svg: str) -> str | None:
     return head[: -len(" />")] + ">" + rest.replace("/>", " />")
 
 
+def _changing_class(gid: str, cls: str) -> str | None:
+    """A group's first class (draw adds its roles after it) if the frames may change its children
+    (a node, an edge, a table cell ``a_<ID>``), else None."""
+    cls = cls.partition(" ")[0]
+    return cls if cls in ("node", "edge") or gid.startswith("a_") else None
+
+
 def _groups(text: str) -> tuple[list, list] | None:
     """The groups of ``text`` (as ``_written`` writes) whose children the frames may change (nodes,
     edges, table cells), in document order, as ``[id, class, first, end, id, class, ...]``, and
@@ -528,14 +535,13 @@ def _groups(text: str) -> tuple[list, list] | None:
                 gid, cls = unescape(values.get("id") or ""), unescape(values.get("class") or "")
             else:
                 gid, cls = item[1] or "", item[2] or ""
-            cls = cls.partition(" ")[0]  # draw adds its roles
-            changed = cls in ("node", "edge") or gid.startswith("a_")
-            if changed:
-                groups += (gid, cls, 0, 0)
+            changed = _changing_class(gid, cls)
+            if changed is not None:
+                groups += (gid, changed, 0, 0)
             if kind != 4:  # its children follow
                 names.append("g")
                 opened += (at, group)
-                at, group = (len(groups) - 4, []) if changed else (-1, None)
+                at, group = (len(groups) - 4, []) if changed is not None else (-1, None)
         else:
             return None
     return None if names else (groups, children)
@@ -549,9 +555,10 @@ def _groups_of_tree(root: ET.Element, text: str) -> tuple[list, list]:
     groups: list = []
     children: list = []
     for group in root.iter(f"{{{SVG_NS}}}g"):
-        gid, cls = group.get("id") or "", (group.get("class") or "").partition(" ")[0]
+        gid = group.get("id") or ""
+        cls = _changing_class(gid, group.get("class") or "")
         named = [(where[id(e)], e.tag.split("}")[1]) for e in group]  # (without namespace: raises, as ever)
-        if cls in ("node", "edge") or gid.startswith("a_"):
+        if cls is not None:
             first = len(children)
             children += [x for child in named if child[1] in _CHANGED for x in child]
             groups += (gid, cls, first, len(children))
